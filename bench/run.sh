@@ -1,0 +1,282 @@
+#!/usr/bin/env bash
+# run.sh — gapscan's throughput and memory benchmark.
+#
+# Generates one synthetic MediaWiki line log (bench/gen_mwlog.cpp), then times, on that same
+# file and in this one invocation: `wc -l` (the I/O floor), `mawk -f bench/gap_hist.awk` (the
+# awk baseline doing gapscan's gap histogram) and `gapscan --output json`. Runs are interleaved
+# round by round; each command's median wall time is reported with MB/s and its speed relative
+# to mawk and to wc -l. gapscan also runs on a file a quarter of the size, to show that its
+# peak RSS does not grow with the input. Results go to <workdir>/results.tsv.
+#
+# Figures are ratios against baselines measured in the same invocation: compare those, not
+# absolute times, across machines.
+set -euo pipefail
+
+usage() {
+    cat <<'EOF'
+usage: bench/run.sh [--gapscan PATH] [--size 1G] [--concurrent 64] [--workdir DIR] [--keep]
+
+  --gapscan PATH     gapscan binary (default: build/release/gapscan); rows are skipped
+                     with a message if it is missing
+  --size SIZE        size of the generated log; suffixes K, M, G (powers of 1024). Default 1G
+  --concurrent N     requests in flight in the generated log. Default 64
+  --seed S           generator seed. Default 1
+  --runs N           timed runs per command; the median is reported. Default 3
+  --workdir DIR      where the generator, data and results go (default: build/bench)
+  --keep             keep the generated data files (they are reused by later runs)
+EOF
+}
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/.." && pwd)
+
+gapscan="$root/build/release/gapscan"
+size=1G
+concurrent=64
+seed=1
+runs=3
+workdir="$root/build/bench"
+keep=0
+
+die() {
+    echo "run.sh: $*" >&2
+    exit 2
+}
+
+while [[ $# -gt 0 ]]; do
+    opt=$1
+    val=
+    case $opt in
+        --*=*) val=${opt#*=}; opt=${opt%%=*} ;;
+        --gapscan | --size | --concurrent | --seed | --runs | --workdir)
+            [[ $# -ge 2 ]] || die "option '$opt' needs a value (see --help)"
+            val=$2
+            shift ;;
+    esac
+    case $opt in
+        --gapscan) gapscan=$val ;;
+        --size) size=$val ;;
+        --concurrent) concurrent=$val ;;
+        --seed) seed=$val ;;
+        --runs) runs=$val ;;
+        --workdir) workdir=$val ;;
+        --keep) keep=1 ;;
+        -h | --help) usage; exit 0 ;;
+        *) usage >&2; die "unknown option '$opt'" ;;
+    esac
+    shift
+done
+
+# Sizes as the generator reads them: digits and an optional K/M/G/T suffix, powers of 1024.
+to_bytes() {
+    local s=$1
+    [[ $s =~ ^([0-9]+)([KkMmGgTt]?)(i?[Bb])?$ ]] || die "--size: expected e.g. 1G, 200M or 4096, got '$s'"
+    local n=${BASH_REMATCH[1]} shift=0
+    case ${BASH_REMATCH[2]} in
+        K | k) shift=10 ;; M | m) shift=20 ;; G | g) shift=30 ;; T | t) shift=40 ;;
+    esac
+    echo $((10#$n << shift))
+}
+
+bytes=$(to_bytes "$size")
+quarter_bytes=$((bytes / 4))
+[[ $concurrent =~ ^[0-9]+$ && $concurrent -ge 1 ]] || die "--concurrent: expected a positive integer, got '$concurrent'"
+[[ $seed =~ ^[0-9]+$ ]] || die "--seed: expected a non-negative integer, got '$seed'"
+[[ $runs =~ ^[0-9]+$ && $runs -ge 1 ]] || die "--runs: expected a positive integer, got '$runs'"
+(( bytes >= 4096 )) || die "--size: at least 4K, got '$size'"
+
+export LC_ALL=C   # the same byte handling for wc and mawk on every machine
+
+command -v mawk >/dev/null || die "mawk not found; install it with: apt-get install mawk"
+
+time_bin=
+if [[ -x /usr/bin/time ]] && /usr/bin/time -f %M -o /dev/null true 2>/dev/null; then
+    time_bin=/usr/bin/time
+else
+    echo "note: GNU time (/usr/bin/time) not found, so no peak RSS figures;" \
+        "install it with: apt-get install time" >&2
+fi
+
+have_gapscan=0
+if [[ -f $gapscan && -x $gapscan ]]; then
+    have_gapscan=1
+else
+    echo "note: gapscan not found at '$gapscan': skipping the gapscan rows." \
+        "Build the release binary first, or pass --gapscan PATH." >&2
+fi
+
+mkdir -p "$workdir"
+workdir=$(cd "$workdir" && pwd)
+data="$workdir/mwlog-$bytes-c$concurrent-s$seed.log"
+data_quarter="$workdir/mwlog-$quarter_bytes-c$concurrent-s$seed.log"
+rss_file="$workdir/.rss"
+err_file="$workdir/.stderr"
+
+# shellcheck disable=SC2317  # called through the trap
+cleanup() {
+    rm -f "$rss_file" "$err_file" "$data.tmp" "$data_quarter.tmp"
+    if [[ $keep -eq 0 ]]; then
+        rm -f "$data" "$data_quarter"
+    fi
+}
+trap cleanup EXIT
+
+# ---------------------------------------------------------------- generator
+
+gen="$workdir/gen_mwlog"
+if [[ ! -x $gen || $here/gen_mwlog.cpp -nt $gen ]]; then
+    command -v g++ >/dev/null || die "g++ not found; install it with: apt-get install g++"
+    echo "building $gen"
+    g++ -O2 -std=c++20 -o "$gen" "$here/gen_mwlog.cpp"
+fi
+
+now_ns() { date +%s%N; }
+
+# Float arithmetic and formatting (bash has integers only).
+calc() { mawk "BEGIN { printf \"$1\", $2 }"; }
+
+gen_ns=
+generate() {   # generate FILE BYTES
+    local file=$1 n=$2 t0 t1
+    # A kept file is reused when the generator has not changed since (it is deterministic).
+    if [[ -f $file && $file -nt $gen && $(stat -c %s "$file") -le $n &&
+        $(stat -c %s "$file") -gt $((n - 512)) ]]; then
+        echo "reusing $file"
+        return
+    fi
+    echo "generating $file ($n bytes)"
+    t0=$(now_ns)
+    "$gen" --size "$n" --concurrent "$concurrent" --seed "$seed" --output "$file.tmp"
+    t1=$(now_ns)
+    mv "$file.tmp" "$file"
+    if [[ $file == "$data" ]]; then gen_ns=$((t1 - t0)); fi
+}
+
+generate "$data" "$bytes"
+if [[ $have_gapscan -eq 1 ]]; then generate "$data_quarter" "$quarter_bytes"; fi
+file_bytes=$(stat -c %s "$data")
+cat "$data" >/dev/null   # start every command from a warm page cache
+
+# ---------------------------------------------------------------- timed runs
+
+declare -A times=() peak=() status=()
+
+# timed NAME OUTPUT CMD... — one run: appends its wall time in ns to times[NAME], keeps the
+# largest peak RSS (KiB) in peak[NAME] and the first non-zero exit status in status[NAME].
+timed() {
+    local name=$1 out=$2 t0 t1 st=0 rss
+    shift 2
+    t0=$(now_ns)
+    if [[ -n $time_bin ]]; then
+        "$time_bin" -f %M -o "$rss_file" "$@" >"$out" 2>"$err_file" || st=$?
+    else
+        "$@" >"$out" 2>"$err_file" || st=$?
+    fi
+    t1=$(now_ns)
+    times[$name]="${times[$name]:-} $((t1 - t0))"
+    if [[ -n $time_bin ]]; then
+        rss=$(tail -n 1 "$rss_file")   # GNU time puts "Command exited with ..." before it
+        if [[ $rss =~ ^[0-9]+$ ]] && (( rss > ${peak[$name]:-0} )); then peak[$name]=$rss; fi
+    fi
+    if (( st != 0 )) && [[ ${status[$name]:-0} == 0 ]]; then
+        status[$name]=$st
+        echo "warning: $name exited with status $st; its stderr ends with:" >&2
+        tail -n 5 "$err_file" | sed 's/^/    /' >&2
+    fi
+    status[$name]=${status[$name]:-0}
+}
+
+median() {   # median of the numbers in $1
+    local -a sorted
+    read -r -a sorted <<<"$(tr ' ' '\n' <<<"$1" | sed '/^$/d' | sort -n | tr '\n' ' ')"
+    echo "${sorted[$(((${#sorted[@]} - 1) / 2))]}"
+}
+
+echo "timing $runs runs each on $data"
+for ((round = 1; round <= runs; round++)); do
+    timed wc "$workdir/wc.out" wc -l "$data"
+    timed mawk "$workdir/gap_hist.tsv" mawk -f "$here/gap_hist.awk" "$data"
+    if [[ $have_gapscan -eq 1 ]]; then
+        timed gapscan "$workdir/gapscan.json" "$gapscan" --output json "$data"
+    fi
+done
+if [[ $have_gapscan -eq 1 ]]; then
+    cat "$data_quarter" >/dev/null
+    timed gapscan_quarter "$workdir/gapscan-quarter.json" "$gapscan" --output json "$data_quarter"
+fi
+
+# ---------------------------------------------------------------- report
+
+lines=$(mawk '{ print $1 }' "$workdir/wc.out")
+t_wc=$(median "${times[wc]}")
+t_mawk=$(median "${times[mawk]}")
+
+tsv="$workdir/results.tsv"
+printf 'command\tfile_bytes\tlines\truns\tmedian_s\tmb_per_s\tvs_mawk\tvs_wc\tpeak_rss_kib\texit_status\n' >"$tsv"
+
+rss_text() {   # KiB -> "12.3 MiB", or "n/a"
+    if [[ -n ${1:-} ]]; then calc '%.1f MiB' "$1 / 1024"; else echo n/a; fi
+}
+
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
+echo
+echo "gapscan benchmark: $(calc '%.1f' "$file_bytes / 1e6") MB, $lines lines, --concurrent $concurrent," \
+    "seed $seed; median of $runs runs (wall time)"
+echo "machine: $(nproc) CPU(s)${cpu:+, $cpu}; $(mawk -W version 2>&1 | head -n 1)"
+printf '%-18s %9s %9s %9s %9s %12s\n' command median_s MB/s 'vs mawk' 'vs wc -l' 'peak RSS'
+
+failed=0
+row() {   # row NAME LABEL BYTES RUNS [same-file]: ratios only for runs on the main file
+    local name=$1 label=$2 nbytes=$3 nruns=$4 same=${5:-} t secs mbps vs_mawk='' vs_wc='' rss note=''
+    t=$(median "${times[$name]}")
+    secs=$(calc '%.3f' "$t / 1e9")
+    mbps=$(calc '%.0f' "$nbytes * 1000 / $t")
+    if [[ -n $same ]]; then
+        vs_mawk=$(calc '%.2f' "$t_mawk / $t")
+        vs_wc=$(calc '%.3f' "$t_wc / $t")
+    fi
+    rss=${peak[$name]:-}
+    if [[ ${status[$name]} != 0 ]]; then
+        failed=1
+        note="  FAILED (exit ${status[$name]})"
+    fi
+    printf '%-18s %9s %9s %9s %9s %12s%s\n' "$label" "$secs" "$mbps" "${vs_mawk:+${vs_mawk}x}" \
+        "${vs_wc:+${vs_wc}x}" "$(rss_text "$rss")" "$note"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$nbytes" "${lines_of[$name]}" \
+        "$nruns" "$secs" "$mbps" "$vs_mawk" "$vs_wc" "$rss" "${status[$name]}" >>"$tsv"
+}
+
+declare -A lines_of=([wc]=$lines [mawk]=$lines [gapscan]=$lines)
+row wc 'wc -l' "$file_bytes" "$runs" same-file
+row mawk 'mawk gap_hist.awk' "$file_bytes" "$runs" same-file
+if [[ $have_gapscan -eq 1 ]]; then
+    row gapscan 'gapscan' "$file_bytes" "$runs" same-file
+    quarter_file_bytes=$(stat -c %s "$data_quarter")
+    lines_of[gapscan_quarter]=$(wc -l <"$data_quarter")
+    row gapscan_quarter 'gapscan (1/4 size)' "$quarter_file_bytes" 1
+else
+    printf '%-18s %9s   (skipped: no binary at %s)\n' gapscan - "$gapscan"
+    printf 'gapscan\t%s\t%s\t0\t\t\t\t\t\tskipped\n' "$file_bytes" "$lines" >>"$tsv"
+fi
+if [[ -n $gen_ns ]]; then
+    printf 'gen_mwlog\t%s\t%s\t1\t%s\t%s\t\t\t\t0\n' "$file_bytes" "$lines" \
+        "$(calc '%.3f' "$gen_ns / 1e9")" "$(calc '%.0f' "$file_bytes * 1000 / $gen_ns")" >>"$tsv"
+    echo "(generator: $(calc '%.0f' "$file_bytes * 1000 / $gen_ns") MB/s writing the file)"
+fi
+
+echo
+if [[ $have_gapscan -eq 1 && $failed -eq 0 ]]; then
+    echo "gapscan speed vs mawk: $(calc '%.2f' "$t_mawk / $(median "${times[gapscan]}")")x (goal: at least 10x)"
+    if [[ -n ${peak[gapscan]:-} && -n ${peak[gapscan_quarter]:-} ]]; then
+        echo "gapscan peak RSS: $(rss_text "${peak[gapscan_quarter]}") on $(calc '%.0f' "$quarter_file_bytes / 1e6") MB" \
+            "| $(rss_text "${peak[gapscan]}") on $(calc '%.0f' "$file_bytes / 1e6") MB" \
+            "(ratio $(calc '%.2f' "${peak[gapscan]} / ${peak[gapscan_quarter]}"); goal: flat, near 1)"
+    else
+        echo "gapscan peak RSS: n/a (needs GNU time: apt-get install time)"
+    fi
+fi
+if [[ $failed -ne 0 ]]; then
+    echo "some commands failed (see the warnings above); their times are not comparable"
+fi
+echo "results: $tsv"
+exit "$failed"

@@ -1,0 +1,61 @@
+#pragma once
+// A cause as described by one catalog file (docs/catalog.md has the file format).
+
+#include <gapscan/core/regex.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gapscan::catalog {
+
+struct DelayWindow {
+  double value_ms = 0;
+  double tolerance_ms = 0;
+  std::string label;     ///< e.g. "Linux receiver, CONFIG_HZ=250"
+  std::string implies;   ///< what seeing this value tells the user
+  std::optional<double> satellite_ms;  ///< the occasional +1-tick companion mode
+  /// false: the value is compared with the mode's centre. true ("upper"): the value is the
+  /// mode's upper edge, because work done between the triggering line and the blocking call
+  /// shortens the logged gap, so the mode spreads below the value; the top of the mode's
+  /// 80 % interval is compared with it.
+  bool compare_upper = false;
+};
+
+enum class EvidenceScope { before, after, around };
+
+struct EvidencePattern {
+  Regex regex;
+  EvidenceScope scope = EvidenceScope::around;
+  double weight = 0.5;
+  std::string meaning;
+};
+
+struct Example {
+  bool expect_match = true;
+  std::string description;
+  std::string log;
+  std::string where;  ///< file:line of the [[example]] table
+};
+
+struct Cause {
+  std::string id;
+  std::string title;
+  std::string summary;
+  std::vector<std::string> shapes;  ///< PER-OP, PERIODIC, ONE-OFF, QUANTISED, CAPPED, SERIALISED
+  double evidence_weight = 0.5;     ///< how much naming this cause depends on the evidence
+  std::vector<DelayWindow> delays;
+  std::vector<EvidencePattern> evidence;
+  std::vector<std::string> confirm;
+  std::vector<std::string> fix;
+  std::vector<std::string> references;
+  std::vector<Example> examples;
+  std::string origin;  ///< the file it was loaded from
+};
+
+struct Catalog {
+  std::vector<Cause> causes;  ///< sorted by id
+  std::string origin;         ///< "built-in" or the directory read
+};
+
+}  // namespace gapscan::catalog

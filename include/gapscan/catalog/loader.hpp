@@ -1,0 +1,26 @@
+#pragma once
+// Loads and validates catalog files. Every problem is reported with the file and line.
+
+#include <gapscan/catalog/cause.hpp>
+#include <gapscan/core/diagnostic.hpp>
+#include <gapscan/core/expected.hpp>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gapscan::catalog {
+
+/// Parses one catalog file. `name` is the path used in diagnostics; its stem must equal the
+/// file's `id`. Problems are appended to `diagnostics`; returns nullopt if any is an error.
+std::optional<Cause> parse_cause(std::string_view text, const std::string& name,
+                                 std::vector<Diagnostic>& diagnostics);
+
+/// Loads every *.toml file of `directory` (sorted by name). Fails if any file has an error,
+/// with all diagnostics in `diagnostics`.
+Expected<Catalog> load_directory(const std::string& directory, std::vector<Diagnostic>& diagnostics);
+
+/// The catalog embedded in the binary at build time from patterns/*.toml.
+Expected<Catalog> load_builtin(std::vector<Diagnostic>& diagnostics);
+
+}  // namespace gapscan::catalog

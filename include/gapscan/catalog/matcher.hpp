@@ -1,0 +1,47 @@
+#pragma once
+// Names the likely cause of each finding and ranks the results. The formulas are at the
+// top of matcher.cpp and in docs/catalog.md.
+
+#include <gapscan/catalog/cause.hpp>
+#include <gapscan/detect/finding.hpp>
+
+#include <vector>
+
+namespace gapscan::catalog {
+
+/// How often one evidence pattern matched the lines around the finding's example gaps.
+struct EvidenceHit {
+  const EvidencePattern* pattern = nullptr;
+  std::size_t hits = 0;
+  std::size_t samples = 0;
+};
+
+/// One candidate explanation of a finding.
+struct CauseMatch {
+  const Cause* cause = nullptr;
+  const DelayWindow* delay = nullptr;
+  double value_match = 0;   ///< Gaussian closeness of the centre to the delay window (0-1)
+  double shape_factor = 0;  ///< compatibility of the finding's shape with the cause's (0-1)
+  double evidence = 0;      ///< combined evidence score (0-1)
+  double confidence = 0;
+  std::vector<EvidenceHit> hits;
+};
+
+struct Suspect {
+  const detect::Finding* finding = nullptr;
+  CauseMatch best;                       ///< best.cause == nullptr means "unknown"
+  std::vector<CauseMatch> alternatives;  ///< next best causes with confidence >= 0.1, at most 2
+  double significance = 0;               ///< 0-1, from the finding's p-value
+  double confidence = 0;                 ///< of the suspect as a whole (see matcher.cpp)
+  double rank_score = 0;
+  const detect::Finding* satellite = nullptr;  ///< a +1-tick companion finding folded in
+};
+
+/// Matches every finding against the catalog, folds satellites into their main mode, and
+/// returns the suspects ranked (rank_score descending; ties by interval).
+std::vector<Suspect> rank_suspects(const std::vector<detect::Finding>& findings, const Catalog& catalog);
+
+/// The confidence from which the report calls a suspect likely.
+inline constexpr double k_likely_confidence = 0.6;
+
+}  // namespace gapscan::catalog

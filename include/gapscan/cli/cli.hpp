@@ -1,0 +1,42 @@
+#pragma once
+// Stage 8, the command line: parses options, runs the pipeline, prints, sets the exit code.
+// The only place where diagnostics become messages on stderr and errors become exit codes.
+
+#include <gapscan/core/expected.hpp>
+#include <gapscan/report/model.hpp>
+
+#include <string>
+#include <vector>
+
+namespace gapscan::cli {
+
+/// Exit codes: 0 success; 1 the scan ran but an input could not be read completely;
+/// 2 bad usage or a broken catalog.
+inline constexpr int k_exit_ok = 0;
+inline constexpr int k_exit_input_error = 1;
+inline constexpr int k_exit_usage = 2;
+
+enum class OutputFormat { text, json };
+
+struct NamedText {
+  std::string name;
+  std::string text;
+};
+
+struct ScanConfig {
+  std::vector<std::string> paths;     ///< files, folders, "-"; empty means stdin
+  std::vector<NamedText> texts;       ///< in-memory inputs (tests, catalog examples); used instead of paths when set
+  OutputFormat output = OutputFormat::text;
+  std::string patterns_dir;           ///< empty: the built-in catalog
+  bool group_none = false;            ///< --group-by none
+  double idle_timeout_s = 600;
+};
+
+/// Runs the whole pipeline. `exit_code` receives 0 or k_exit_input_error; a catalog that
+/// fails to load is an error (the caller prints it and exits with k_exit_usage).
+Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code);
+
+/// Entry point used by main().
+int run(int argc, char** argv);
+
+}  // namespace gapscan::cli

@@ -1,0 +1,33 @@
+#pragma once
+// The subcommand table: name, one-line help, handler. Each handler lives in its own file.
+
+#include <gapscan/core/diagnostic.hpp>
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gapscan::cli {
+
+using Handler = int (*)(const std::vector<std::string>& args);
+
+struct Command {
+  std::string_view name;
+  std::string_view summary;
+  Handler handler;
+};
+
+std::span<const Command> commands();
+
+int scan_command(const std::vector<std::string>& args);
+int patterns_command(const std::vector<std::string>& args);
+int formats_command(const std::vector<std::string>& args);
+int help_command(const std::vector<std::string>& args);
+
+/// Writes `text` to stdout; returns false when stdout is closed (e.g. `| head`).
+bool write_stdout(std::string_view text);
+/// Prints a diagnostic on stderr as "gapscan: file:line: error: message (hint)".
+void print_diagnostic(const Diagnostic& diagnostic);
+
+}  // namespace gapscan::cli

@@ -1,0 +1,31 @@
+#pragma once
+// Command-line options of every subcommand, parsed with Boost.Program_options in options.cpp
+// (the only file that includes it).
+
+#include <gapscan/cli/cli.hpp>
+#include <gapscan/core/expected.hpp>
+
+#include <string>
+#include <vector>
+
+namespace gapscan::cli {
+
+struct ScanOptions {
+  ScanConfig config;
+  bool help = false;
+};
+
+struct PatternsOptions {
+  std::string action;      ///< "check" or "list"
+  std::string directory;   ///< empty: the built-in catalog
+  bool help = false;
+};
+
+Expected<ScanOptions> parse_scan_options(const std::vector<std::string>& args);
+Expected<PatternsOptions> parse_patterns_options(const std::vector<std::string>& args);
+
+/// Usage text of a subcommand, generated from the same option table.
+std::string scan_usage();
+std::string patterns_usage();
+
+}  // namespace gapscan::cli

@@ -1,0 +1,39 @@
+#pragma once
+// A thin wrapper around RE2 so that its headers stay out of the stages that match text.
+// RE2 runs in linear time, so patterns from user files cannot hang a scan.
+
+#include <gapscan/core/expected.hpp>
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+
+namespace gapscan {
+
+class Regex {
+ public:
+  /// Compiles `pattern` (RE2 syntax). On failure the diagnostic names `where` and quotes
+  /// RE2's reason. RE2's own logging to stderr is turned off.
+  static Expected<Regex> compile(std::string_view pattern, std::string where);
+
+  /// True if the pattern matches anywhere in `text` (unanchored search).
+  bool search(std::string_view text) const;
+
+  /// If the pattern matches, stores its first capture group (or the whole match when
+  /// the pattern has no group) in `capture` and returns true.
+  bool extract(std::string_view text, std::string_view& capture) const;
+
+  /// Names of the named capture groups, indexed by group number (index 0 unused).
+  std::vector<std::string> group_names() const;
+
+  const std::string& pattern() const { return m_pattern; }
+
+ private:
+  struct Impl;
+  std::shared_ptr<const Impl> m_impl;  // shared: RE2 objects are immutable and thread-safe
+  std::string m_pattern;
+};
+
+}  // namespace gapscan

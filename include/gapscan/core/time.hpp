@@ -1,0 +1,33 @@
+#pragma once
+// Time vocabulary shared by every stage: instants and spans as integer nanoseconds,
+// so that gaps computed from decimal timestamps are exact.
+
+#include <cstdint>
+
+namespace gapscan {
+
+/// An instant: nanoseconds since 1970-01-01T00:00:00Z (UTC), leap seconds ignored.
+using TimeNs = std::int64_t;
+
+/// A signed span of time in nanoseconds (a gap, a logged duration, a tolerance).
+using DurationNs = std::int64_t;
+
+inline constexpr DurationNs k_ns_per_us = 1'000;
+inline constexpr DurationNs k_ns_per_ms = 1'000'000;
+inline constexpr DurationNs k_ns_per_s = 1'000'000'000;
+
+/// Days since 1970-01-01 for a proleptic Gregorian date (any year, month 1-12, day 1-31).
+/// Exact for the whole int64 range the callers use; no validation of the day of month.
+constexpr std::int64_t days_from_civil(std::int64_t year, unsigned month, unsigned day) {
+  year -= month <= 2 ? 1 : 0;
+  const std::int64_t era = (year >= 0 ? year : year - 399) / 400;
+  const auto year_of_era = static_cast<unsigned>(year - era * 400);
+  const unsigned day_of_year = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
+  const unsigned day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+  return era * 146097 + static_cast<std::int64_t>(day_of_era) - 719468;
+}
+
+/// Milliseconds as a double, for printing and for comparing with catalog values.
+constexpr double to_ms(DurationNs d) { return static_cast<double>(d) / 1e6; }
+
+}  // namespace gapscan

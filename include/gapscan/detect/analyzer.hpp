@@ -1,0 +1,49 @@
+#pragma once
+// Runs the per-request mode test on each stream window as it closes, clusters the modes it
+// finds across requests, and at the end runs the pooled test over all requests.
+
+#include <gapscan/detect/finding.hpp>
+#include <gapscan/stats/gap_pool.hpp>
+#include <gapscan/stream/stream_table.hpp>
+
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace gapscan::detect {
+
+struct AnalyzerOptions {
+  double alpha = 0.01;               ///< false-alarm level after multiple-testing correction
+  double max_rel_width = 0.10;       ///< a mode wider than this is not a spike
+  double min_members = 3;            ///< fewer member gaps are an outlier, not a mode
+  std::size_t pooled_min_windows = 20;  ///< the pooled test needs at least this many requests
+  std::size_t max_samples = 32;      ///< example gaps kept per finding
+};
+
+class Analyzer {
+ public:
+  explicit Analyzer(AnalyzerOptions options = {});
+  ~Analyzer();
+  Analyzer(const Analyzer&) = delete;
+  Analyzer& operator=(const Analyzer&) = delete;
+
+  /// Analyses one window: gaps, pooled histograms, per-request modes.
+  void add(const stream::StreamWindow& window);
+
+  /// Runs the pooled test and returns the findings.
+  DetectionResult finish();
+
+ private:
+  struct Cluster;
+  void add_mode(const stream::StreamWindow& window, std::vector<DurationNs> members, double log10_p,
+                std::size_t window_gaps, DurationNs span);
+  void merge_clusters();
+  Finding finding_from_cluster(const Cluster& cluster) const;
+
+  AnalyzerOptions m_options;
+  stats::GapPool m_pool;
+  std::vector<std::unique_ptr<Cluster>> m_clusters;
+  DetectionSummary m_summary;
+};
+
+}  // namespace gapscan::detect

@@ -1,0 +1,22 @@
+#pragma once
+// Small scanners for the fields that carry a group key inside a message:
+// key=value pairs (reqId=…, request_id=…) and keys of a trailing JSON object.
+
+#include <string_view>
+
+namespace gapscan::parse {
+
+/// The value of the first request-id-like key=value pair (reqId, request_id, requestId,
+/// req_id, rid, x-request-id, trace_id, traceId; case-insensitive; value optionally
+/// quoted). Empty when there is none.
+std::string_view find_request_id_pair(std::string_view text);
+
+/// The last balanced {...} object at the end of `text` (trailing spaces ignored), or empty.
+/// Braces inside JSON strings are skipped.
+std::string_view trailing_json_object(std::string_view text);
+
+/// The raw (still escaped) value of string field `key` anywhere in a flat scan of a JSON
+/// text, e.g. json_string_field(extra, "reqId"). Empty when absent or not a string.
+std::string_view json_string_field(std::string_view json, std::string_view key);
+
+}  // namespace gapscan::parse

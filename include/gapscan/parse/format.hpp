@@ -1,0 +1,40 @@
+#pragma once
+// A log format: a name, a sample line, and a parser factory. Adding a format means adding
+// one file under src/parse/formats/ and one line to the table in format_registry.cpp.
+
+#include <gapscan/parse/record.hpp>
+
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace gapscan::parse {
+
+enum class ParseStatus {
+  parsed,           ///< the line is a record of this format; Record filled
+  not_this_format,  ///< the line does not look like this format at all
+  malformed,        ///< it starts like this format but a field is invalid (reason() says which)
+};
+
+/// Parses lines of one format. Holds per-input scratch state (e.g. a JSON parser), so one
+/// instance serves one input at a time.
+class LineParser {
+ public:
+  virtual ~LineParser() = default;
+  virtual ParseStatus parse(std::string_view line, Record& record) = 0;
+  /// Why the last line was malformed, e.g. "month 13 out of range".
+  virtual std::string_view reason() const { return {}; }
+};
+
+struct FormatInfo {
+  std::string_view name;         ///< stable identifier, e.g. "mediawiki-line"
+  std::string_view description;  ///< one line for `gapscan formats`
+  std::string_view sample;       ///< a line in this format; tests parse it
+  std::unique_ptr<LineParser> (*make_parser)();
+};
+
+/// Built-in formats in detection priority order: specific layouts before generic ones.
+std::span<const FormatInfo> builtin_formats();
+
+}  // namespace gapscan::parse

@@ -1,0 +1,80 @@
+#pragma once
+// Reads the records of one input: detects its format from the first lines, parses each
+// line with that format (falling back to the others line by line, so mixed files work),
+// and accounts for every physical line.
+
+#include <gapscan/core/location.hpp>
+#include <gapscan/parse/format.hpp>
+#include <gapscan/parse/record.hpp>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gapscan::parse {
+
+enum class LineClass { record, continuation, blank, unparsed };
+
+struct UnparsedExample {
+  LineLocation location;
+  std::string text;    ///< the line, cut to 200 bytes
+  std::string reason;  ///< why no format took it
+};
+
+/// How every physical line of the run was classified. lines == records + continuation +
+/// blank + unparsed always holds.
+struct LineAccount {
+  std::uint64_t lines = 0;
+  std::uint64_t records = 0;
+  std::uint64_t continuation = 0;
+  std::uint64_t blank = 0;
+  std::uint64_t unparsed = 0;
+  std::uint64_t truncated = 0;                     ///< overlong lines cut by the reader
+  std::map<std::string, std::uint64_t> by_format;  ///< records per format name
+  std::vector<UnparsedExample> examples;           ///< the first few unparsed lines
+
+  static constexpr std::size_t k_max_examples = 5;
+  void merge(const LineAccount& other);
+};
+
+struct ReaderOptions {
+  bool ignore_groups = false;  ///< --group-by none: every record goes to the whole-input stream
+};
+
+class RecordReader {
+ public:
+  explicit RecordReader(ReaderOptions options);
+
+  /// Chooses the format that parses most of `sample` (the input's first lines); ties go to
+  /// the earlier, more specific format. Without a call, every format is tried per line.
+  void detect(const std::vector<std::string>& sample);
+
+  /// Name of the detected format, or "none".
+  std::string_view detected_format() const;
+
+  /// Classifies one physical line; fills `record` when the result is LineClass::record.
+  LineClass read(std::string_view text, const LineLocation& location, Record& record);
+
+  /// The classification of every line read so far.
+  LineAccount account() const;
+  void note_truncated() { ++m_account.truncated; }
+
+ private:
+  struct Candidate {
+    const FormatInfo* info;
+    std::unique_ptr<LineParser> parser;
+    std::uint64_t records;
+  };
+  static bool looks_like_continuation(std::string_view text);
+
+  ReaderOptions m_options;
+  std::vector<Candidate> m_candidates;  // detected format first
+  bool m_detected = false;
+  bool m_seen_record = false;
+  LineAccount m_account;
+};
+
+}  // namespace gapscan::parse

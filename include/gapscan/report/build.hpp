@@ -1,0 +1,29 @@
+#pragma once
+// Builds the report model from the results of the earlier stages.
+
+#include <gapscan/catalog/matcher.hpp>
+#include <gapscan/detect/finding.hpp>
+#include <gapscan/parse/record_reader.hpp>
+#include <gapscan/report/model.hpp>
+#include <gapscan/source/input.hpp>
+#include <gapscan/stream/stream_table.hpp>
+
+#include <vector>
+
+namespace gapscan::report {
+
+struct RunResults {
+  const std::vector<catalog::Suspect>* suspects = nullptr;
+  const detect::DetectionSummary* detection = nullptr;
+  const stream::GroupingStats* grouping = nullptr;
+  const parse::LineAccount* lines = nullptr;
+  const source::SourceTable* sources = nullptr;
+  const catalog::Catalog* catalog = nullptr;
+  std::vector<Input> inputs;
+  std::vector<Diagnostic> diagnostics;
+  std::size_t max_examples = 3;  ///< example gaps shown per finding
+};
+
+Report build_report(const RunResults& results);
+
+}  // namespace gapscan::report

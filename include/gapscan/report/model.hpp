@@ -1,0 +1,142 @@
+#pragma once
+// The report model: everything a printer shows, already computed and ranked.
+
+#include <gapscan/core/diagnostic.hpp>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gapscan::report {
+
+inline constexpr int k_json_version = 1;
+
+struct LineRef {
+  std::string where;  ///< "file:line"
+  std::string text;
+};
+
+struct GapExample {
+  std::string request;        ///< request id, or empty for a whole-input stream
+  double gap_ms = 0;
+  std::vector<LineRef> before;  ///< oldest first
+  LineRef after;
+};
+
+struct EvidenceResult {
+  std::string pattern;
+  std::string scope;  ///< before, after or around
+  std::string meaning;
+  double weight = 0;
+  std::uint64_t hits = 0;
+  std::uint64_t samples = 0;
+};
+
+struct Alternative {
+  std::string cause;
+  std::string title;
+  double confidence = 0;
+};
+
+struct Finding {
+  int rank = 0;
+  std::string cause;  ///< catalog id, or "unknown"
+  std::string title;
+  std::string summary;
+  double confidence = 0;
+  bool likely = false;  ///< confidence >= 0.6
+  double rank_score = 0;
+
+  double interval_ms = 0;
+  double interval_lo_ms = 0;
+  double interval_hi_ms = 0;
+  double rel_width = 0;
+  std::uint64_t gaps = 0;
+  std::uint64_t requests = 0;
+  std::uint64_t requests_detected = 0;
+  double wall_share = 0;
+  std::string shape;
+
+  double log10_p = 0;
+  double log10_p_per_request = 0;
+  double log10_p_pooled = 0;
+  double significance = 0;
+
+  std::optional<double> delay_value_ms;
+  std::optional<double> delay_tolerance_ms;
+  std::string delay_label;
+  std::string implies;
+  double value_match = 0;
+  double shape_factor = 0;
+  double evidence_score = 0;
+
+  std::optional<double> satellite_ms;
+  std::uint64_t satellite_gaps = 0;
+
+  std::string top_request;
+  std::uint64_t top_request_members = 0;
+  std::uint64_t top_request_gaps = 0;
+  double top_request_share = 0;
+
+  std::vector<EvidenceResult> evidence;
+  std::vector<GapExample> examples;
+  std::vector<std::string> confirm;
+  std::vector<std::string> fix;
+  std::vector<std::string> references;
+  std::vector<Alternative> alternatives;
+};
+
+struct Input {
+  std::string name;
+  std::string format;  ///< detected format, or "none"
+  std::uint64_t lines = 0;
+  std::uint64_t bytes = 0;
+  std::string error;   ///< why reading stopped early, or empty
+};
+
+struct UnparsedLine {
+  std::string where;
+  std::string text;
+  std::string reason;
+};
+
+struct LineSummary {
+  std::uint64_t lines = 0;
+  std::uint64_t records = 0;
+  std::uint64_t continuation = 0;
+  std::uint64_t blank = 0;
+  std::uint64_t unparsed = 0;
+  std::uint64_t truncated = 0;
+  std::map<std::string, std::uint64_t> by_format;
+  std::vector<UnparsedLine> unparsed_examples;
+};
+
+struct Analysis {
+  std::uint64_t streams = 0;
+  std::uint64_t keyed_windows = 0;  ///< windows that belonged to a request id
+  std::uint64_t windows = 0;
+  std::uint64_t windows_tested = 0;
+  std::uint64_t gaps = 0;
+  std::uint64_t zero_gaps = 0;
+  std::uint64_t out_of_order = 0;
+  double resolution_ms = 0;
+  bool pooled_test = false;
+  std::uint64_t idle_closed = 0;
+  std::uint64_t early_flushes = 0;
+};
+
+struct Report {
+  std::string tool_version;
+  std::vector<Finding> findings;  ///< ranked, best first
+  LineSummary lines;
+  std::vector<Input> inputs;
+  Analysis analysis;
+  std::string catalog_origin;
+  std::size_t catalog_causes = 0;
+  std::vector<Diagnostic> diagnostics;
+  double likely_threshold = 0.6;
+};
+
+}  // namespace gapscan::report

@@ -1,0 +1,56 @@
+#pragma once
+// Splits a byte stream into physical lines without copying them.
+
+#include <gapscan/core/location.hpp>
+#include <gapscan/source/byte_source.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace gapscan::source {
+
+struct Line {
+  std::string_view text;     ///< without the trailing "\n" or "\r\n"
+  std::uint64_t number = 0;  ///< 1-based physical line number
+  std::uint64_t offset = 0;  ///< byte offset of the first byte in the decoded stream
+  bool truncated = false;    ///< the line was longer than LineReader::k_max_line and was cut
+};
+
+class LineReader {
+ public:
+  /// Lines longer than this are cut into pieces of this size (each piece is still a Line,
+  /// flagged `truncated`), so a file without newlines cannot exhaust memory.
+  static constexpr std::size_t k_max_line = 16u << 20;
+
+  explicit LineReader(std::unique_ptr<ByteSource> source, std::size_t chunk_size = 1u << 20);
+
+  /// Next line, or nullopt at the end or after a read error (see error()). The view stays
+  /// valid until the next call; at least k_padding readable bytes follow it in memory.
+  std::optional<Line> next();
+
+  /// The read error that ended the stream early, if any. Lines read before it are valid.
+  const std::optional<Diagnostic>& error() const { return m_error; }
+
+  /// Bytes read from the source so far.
+  std::uint64_t bytes_read() const { return m_consumed_offset + (m_end - m_begin); }
+
+  static constexpr std::size_t k_padding = 64;
+
+ private:
+  bool fill();
+
+  std::unique_ptr<ByteSource> m_source;
+  std::vector<char> m_buffer;
+  std::size_t m_begin = 0;  // first unconsumed byte
+  std::size_t m_end = 0;    // one past the last valid byte
+  std::size_t m_chunk;
+  std::uint64_t m_consumed_offset = 0;  // stream offset of m_buffer[m_begin]
+  std::uint64_t m_line_number = 0;
+  bool m_eof = false;
+  std::optional<Diagnostic> m_error;
+};
+
+}  // namespace gapscan::source

@@ -1,0 +1,76 @@
+#pragma once
+// Everything the run keeps about gaps after a window has been analysed: pooled histograms
+// and a bounded, deterministic reservoir of example gaps with the lines around them.
+
+#include <gapscan/core/location.hpp>
+#include <gapscan/stats/gap_series.hpp>
+#include <gapscan/stats/log_histogram.hpp>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace gapscan::stats {
+
+/// A line kept as evidence: where it is and what it said (cut to a bounded length).
+struct EvidenceLine {
+  LineLocation location;
+  std::string text;
+};
+
+/// One example gap: the two lines before it and the line after it.
+struct GapSample {
+  std::uint64_t hash = 0;  ///< selection key: the smallest hashes are kept
+  DurationNs gap = 0;
+  std::string stream;      ///< request id (cut), empty for a whole-input stream
+  std::vector<EvidenceLine> before;  ///< up to two lines, oldest first
+  EvidenceLine after;
+};
+
+class GapPool {
+ public:
+  static constexpr unsigned k_fine_bits = 10;    ///< 0.1 % bins for the pooled tests
+  static constexpr unsigned k_coarse_bits = 6;   ///< ~1.6 % bins for samples and sums
+  static constexpr std::size_t k_samples_per_bin = 8;
+
+  GapPool();
+
+  /// Adds one analysed window. `window` supplies the text of the sampled lines.
+  void add(const stream::StreamWindow& window, const GapSeries& series);
+
+  const LogHistogram& gaps() const { return m_gaps; }        ///< dequantised gaps, all streams
+  const LogHistogram& support() const { return m_support; }  ///< +1 per window per bin touched
+  /// Example gaps whose coarse bin overlaps [lo, hi] (ns), closest to `centre` first.
+  std::vector<const GapSample*> samples_between(double lo, double hi, double centre) const;
+
+  /// Largest total wall time (span) of the windows that had a gap in one of the coarse bins
+  /// overlapping [lo, hi]: the denominator of a pooled mode's share of wall time.
+  double span_between(double lo, double hi) const;
+
+  std::uint64_t windows() const { return m_windows; }
+  std::uint64_t gap_count() const { return m_gap_count; }
+  std::uint64_t zero_gaps() const { return m_zero_gaps; }
+  std::uint64_t out_of_order() const { return m_out_of_order; }
+  /// The resolution that most gaps were measured with (weighted median over windows).
+  DurationNs typical_resolution() const;
+
+ private:
+  LogHistogram m_gaps;
+  LogHistogram m_support;
+  struct Reservoir {
+    std::vector<GapSample> items;
+    std::uint64_t largest_hash = 0;  // valid when items is full
+  };
+  std::vector<Reservoir> m_samples;                          // indexed by coarse bin
+  std::vector<double> m_span;                                // coarse bin -> sum of window spans
+  std::map<DurationNs, std::uint64_t> m_resolutions;        // resolution -> gaps measured with it
+  std::uint64_t m_windows = 0;
+  std::uint64_t m_gap_count = 0;
+  std::uint64_t m_zero_gaps = 0;
+  std::uint64_t m_out_of_order = 0;
+  std::vector<std::size_t> m_touched;  // scratch
+  std::vector<std::size_t> m_touched_coarse;  // scratch
+};
+
+}  // namespace gapscan::stats

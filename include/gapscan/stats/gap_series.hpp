@@ -1,0 +1,39 @@
+#pragma once
+// The gaps of one stream window.
+
+#include <gapscan/core/time.hpp>
+#include <gapscan/stream/stream_table.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace gapscan::stats {
+
+struct Gap {
+  DurationNs raw = 0;     ///< exact gap between the two timestamps (> 0)
+  double value = 0;       ///< raw gap dequantised by a deterministic uniform offset within
+                          ///< ±resolution/2, so that ticks of the logger's clock do not look
+                          ///< like modes; used by the log-domain tests
+  std::uint32_t after = 0;  ///< index into GapSeries::order of the line after the gap
+};
+
+struct GapSeries {
+  std::vector<std::uint32_t> order;  ///< entry indices sorted by time (stable)
+  std::vector<Gap> gaps;             ///< positive gaps, in time order
+  std::uint64_t zero_gaps = 0;       ///< consecutive lines with the same timestamp
+  std::uint64_t out_of_order = 0;    ///< lines whose time is before the previous line's
+  DurationNs resolution = 1;         ///< the timestamps' effective resolution
+  DurationNs span = 0;               ///< last time - first time
+};
+
+/// Sorts the window's entries by time (stably), counts out-of-order lines and zero gaps,
+/// estimates the resolution (exact gcd of the sub-second parts, confirmed by the digits the
+/// logger wrote) and computes the gaps.
+GapSeries build_gap_series(const stream::StreamWindow& window);
+
+/// A deterministic value in [0, 1) from a line location (splitmix64); used for
+/// dequantisation and for reproducible sampling.
+double location_uniform(const LineLocation& location);
+std::uint64_t location_hash(const LineLocation& location);
+
+}  // namespace gapscan::stats

@@ -1,0 +1,99 @@
+#pragma once
+
+#include <gapscan/core/location.hpp>
+#include <gapscan/core/time.hpp>
+#include <gapscan/parse/record.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace gapscan::stream {
+
+/// One record as the stream keeps it.
+struct Entry {
+  TimeNs time = 0;
+  LineLocation location;
+  std::uint32_t text_offset = 0;  ///< into StreamWindow::text
+  std::uint32_t text_length = 0;
+  std::uint8_t time_digits = 0;
+};
+
+/// A window of one stream. Views are valid only during the sink call.
+struct StreamWindow {
+  std::string_view key;           ///< request id; empty for a whole-input stream
+  SourceId input = 0;             ///< the input of a whole-input stream (unused when keyed)
+  std::uint32_t window_index = 0; ///< 0 for the first window of the stream
+  bool last = true;               ///< the stream ended with this window
+  std::span<const Entry> entries; ///< arrival order
+  std::string_view text;          ///< storage of the entries' line text
+
+  std::string_view line_text(const Entry& entry) const {
+    return text.substr(entry.text_offset, entry.text_length);
+  }
+};
+
+using WindowSink = std::function<void(const StreamWindow&)>;
+
+struct GroupingOptions {
+  DurationNs idle_timeout = 600 * k_ns_per_s;   ///< close a stream after this much log time without a line
+  std::size_t window_records = 65536;          ///< analyse a stream in windows of at most this many records
+  std::size_t max_buffered_records = 4u << 20; ///< flush least recently used streams above this
+  std::size_t max_line_text = 320;             ///< bytes of each line kept for the report and evidence
+};
+
+struct GroupingStats {
+  std::uint64_t streams = 0;          ///< streams opened
+  std::uint64_t windows = 0;          ///< windows handed to the sink
+  std::uint64_t idle_closed = 0;      ///< streams closed by the idle timeout
+  std::uint64_t early_flushes = 0;    ///< windows cut because of the memory budget
+  std::size_t peak_active = 0;        ///< most streams open at once
+  std::size_t peak_buffered = 0;      ///< most records buffered at once
+};
+
+class StreamTable {
+ public:
+  StreamTable(GroupingOptions options, WindowSink sink);
+  ~StreamTable();
+  StreamTable(const StreamTable&) = delete;
+  StreamTable& operator=(const StreamTable&) = delete;
+
+  /// Adds a record. `raw_line` is the physical line it was parsed from.
+  void add(const parse::Record& record, std::string_view raw_line, const LineLocation& location);
+
+  /// Closes every open stream, in order of first appearance.
+  void finish();
+
+  const GroupingStats& stats() const { return m_stats; }
+
+ private:
+  struct Stream;
+  struct KeyHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view key) const noexcept;
+  };
+
+  Stream& find_or_open(std::string_view key, SourceId input);
+  void touch(Stream& stream);
+  void unlink(Stream& stream);
+  void emit(Stream& stream, bool last);
+  void close(Stream& stream);
+  void enforce_limits(TimeNs now);
+
+  GroupingOptions m_options;
+  WindowSink m_sink;
+  std::unordered_map<std::string, std::unique_ptr<Stream>, KeyHash, std::equal_to<>> m_streams;
+  Stream* m_lru_head = nullptr;  // least recently touched
+  Stream* m_lru_tail = nullptr;
+  std::size_t m_buffered = 0;
+  std::uint64_t m_next_order = 0;
+  std::string m_scratch_key;
+  GroupingStats m_stats;
+};
+
+}  // namespace gapscan::stream

@@ -1,0 +1,330 @@
+#include <gapscan/catalog/embedded.hpp>
+#include <gapscan/catalog/loader.hpp>
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <array>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <span>
+#include <sstream>
+
+namespace gapscan::catalog {
+namespace {
+
+constexpr std::array<std::string_view, 6> k_shapes = {"PER-OP", "PERIODIC", "ONE-OFF",
+                                                      "QUANTISED", "CAPPED", "SERIALISED"};
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+/// "did you mean 'x'?" for the closest of `known`, or empty.
+std::string suggestion(std::string_view word, std::span<const std::string_view> known) {
+  std::string_view best;
+  std::size_t best_distance = 3;
+  for (std::string_view candidate : known) {
+    const std::size_t distance = edit_distance(word, candidate);
+    if (distance < best_distance) {
+      best_distance = distance;
+      best = candidate;
+    }
+  }
+  return best.empty() ? std::string() : fmt::format("did you mean '{}'?", best);
+}
+
+/// Collects diagnostics for one file, each located at a TOML node.
+class FileChecker {
+ public:
+  FileChecker(const std::string& name, std::vector<Diagnostic>& diagnostics)
+      : m_name(name), m_diagnostics(diagnostics) {}
+
+  std::string where(const toml::node& node) const {
+    return fmt::format("{}:{}", m_name, node.source().begin.line);
+  }
+  std::string where(const toml::source_region& region) const {
+    return fmt::format("{}:{}:{}", m_name, region.begin.line, region.begin.column);
+  }
+
+  void error(std::string where, std::string message, std::string hint = {}) {
+    m_diagnostics.push_back(make_error(std::move(where), std::move(message), std::move(hint)));
+    m_failed = true;
+  }
+  void add(Diagnostic diagnostic) {
+    m_diagnostics.push_back(std::move(diagnostic));
+    m_failed = true;
+  }
+  bool failed() const { return m_failed; }
+  const std::string& name() const { return m_name; }
+
+  /// Reports keys of `table` that are not in `known`.
+  void check_keys(const toml::table& table, std::span<const std::string_view> known, std::string_view what) {
+    for (const auto& [key, node] : table) {
+      if (std::find(known.begin(), known.end(), key.str()) == known.end()) {
+        error(where(node), fmt::format("unknown key '{}' in {}", key.str(), what), suggestion(key.str(), known));
+      }
+    }
+  }
+
+  std::string string(const toml::table& table, std::string_view key, const toml::node& owner, bool required = true) {
+    const toml::node* node = table.get(key);
+    if (node == nullptr) {
+      if (required) error(where(owner), fmt::format("missing key '{}'", key));
+      return {};
+    }
+    if (!node->is_string()) {
+      error(where(*node), fmt::format("'{}' must be a string", key));
+      return {};
+    }
+    return std::string(*node->value<std::string_view>());
+  }
+
+  std::optional<double> number(const toml::table& table, std::string_view key, const toml::node& owner,
+                               bool required = true) {
+    const toml::node* node = table.get(key);
+    if (node == nullptr) {
+      if (required) error(where(owner), fmt::format("missing key '{}'", key));
+      return std::nullopt;
+    }
+    if (!node->is_number()) {
+      error(where(*node), fmt::format("'{}' must be a number", key));
+      return std::nullopt;
+    }
+    return node->value<double>();
+  }
+
+  std::vector<std::string> strings(const toml::table& table, std::string_view key, const toml::node& owner) {
+    std::vector<std::string> values;
+    const toml::node* node = table.get(key);
+    if (node == nullptr) {
+      error(where(owner), fmt::format("missing key '{}'", key));
+      return values;
+    }
+    const toml::array* array = node->as_array();
+    if (array == nullptr) {
+      error(where(*node), fmt::format("'{}' must be an array of strings", key));
+      return values;
+    }
+    for (const toml::node& item : *array) {
+      if (!item.is_string()) {
+        error(where(item), fmt::format("'{}' must hold only strings", key));
+        continue;
+      }
+      values.emplace_back(*item.value<std::string_view>());
+    }
+    return values;
+  }
+
+  /// The tables of an array of tables (e.g. [[delay]]); empty when absent.
+  std::vector<const toml::table*> tables(const toml::table& table, std::string_view key) {
+    std::vector<const toml::table*> result;
+    const toml::node* node = table.get(key);
+    if (node == nullptr) return result;
+    const toml::array* array = node->as_array();
+    if (array == nullptr) {
+      error(where(*node), fmt::format("'{}' must be an array of tables ([[{}]])", key, key));
+      return result;
+    }
+    for (const toml::node& item : *array) {
+      if (const toml::table* t = item.as_table()) result.push_back(t); else error(where(item), fmt::format("'{}' entries must be tables", key));
+    }
+    return result;
+  }
+
+ private:
+  const std::string& m_name;
+  std::vector<Diagnostic>& m_diagnostics;
+  bool m_failed = false;
+};
+
+std::string stem_of(const std::string& name) {
+  return std::filesystem::path(name).stem().string();
+}
+
+}  // namespace
+
+std::optional<Cause> parse_cause(std::string_view text, const std::string& name, std::vector<Diagnostic>& diagnostics) {
+  FileChecker check(name, diagnostics);
+  toml::table root;
+  try {
+    root = toml::parse(text, name);
+  } catch (const toml::parse_error& error) {
+    check.error(check.where(error.source()), std::string(error.description()));
+    return std::nullopt;
+  }
+  static constexpr std::array<std::string_view, 11> k_top = {
+      "id", "title", "summary", "shapes", "evidence_weight", "delay", "evidence", "confirm", "fix", "references",
+      "example"};
+  check.check_keys(root, k_top, "the file");
+
+  Cause cause;
+  cause.origin = name;
+  cause.id = check.string(root, "id", root);
+  if (!cause.id.empty() && cause.id != stem_of(name)) {
+    check.error(check.where(*root.get("id")), fmt::format("id '{}' does not match the file name", cause.id),
+                fmt::format("name the file {}.toml", cause.id));
+  }
+  cause.title = check.string(root, "title", root);
+  cause.summary = check.string(root, "summary", root);
+  cause.shapes = check.strings(root, "shapes", root);
+  for (const std::string& shape : cause.shapes) {
+    if (std::find(k_shapes.begin(), k_shapes.end(), shape) == k_shapes.end()) {
+      check.error(check.where(*root.get("shapes")), fmt::format("unknown shape '{}'", shape),
+                  suggestion(shape, k_shapes));
+    }
+  }
+  if (auto weight = check.number(root, "evidence_weight", root)) {
+    if (*weight < 0 || *weight > 1) check.error(check.where(*root.get("evidence_weight")), "evidence_weight must be between 0 and 1");
+    cause.evidence_weight = *weight;
+  }
+
+  static constexpr std::array<std::string_view, 6> k_delay_keys = {"value_ms", "tolerance_ms", "label", "implies",
+                                                                   "satellite_ms", "compare"};
+  static constexpr std::array<std::string_view, 2> k_compare = {"centre", "upper"};
+  for (const toml::table* table : check.tables(root, "delay")) {
+    check.check_keys(*table, k_delay_keys, "[[delay]]");
+    DelayWindow delay;
+    delay.value_ms = check.number(*table, "value_ms", *table).value_or(0);
+    delay.tolerance_ms = check.number(*table, "tolerance_ms", *table).value_or(0);
+    delay.label = check.string(*table, "label", *table);
+    delay.implies = check.string(*table, "implies", *table);
+    delay.satellite_ms = check.number(*table, "satellite_ms", *table, false);
+    const std::string compare = check.string(*table, "compare", *table, false);
+    if (compare == "upper") {
+      delay.compare_upper = true;
+    } else if (!compare.empty() && compare != "centre") {
+      check.error(check.where(*table->get("compare")), fmt::format("unknown compare '{}'", compare),
+                  suggestion(compare, k_compare));
+    }
+    if (delay.value_ms <= 0 || delay.tolerance_ms <= 0) {
+      check.error(check.where(*table), "value_ms and tolerance_ms must be positive");
+    }
+    cause.delays.push_back(std::move(delay));
+  }
+  if (cause.delays.empty()) check.error(check.where(root), "a cause needs at least one [[delay]]");
+
+  static constexpr std::array<std::string_view, 4> k_evidence_keys = {"pattern", "scope", "weight", "meaning"};
+  static constexpr std::array<std::string_view, 3> k_scopes = {"before", "after", "around"};
+  for (const toml::table* table : check.tables(root, "evidence")) {
+    check.check_keys(*table, k_evidence_keys, "[[evidence]]");
+    const std::string pattern = check.string(*table, "pattern", *table);
+    const std::string scope = check.string(*table, "scope", *table);
+    const double weight = check.number(*table, "weight", *table).value_or(0.5);
+    const std::string meaning = check.string(*table, "meaning", *table);
+    const toml::node* pattern_node = table->get("pattern");
+    auto regex = Regex::compile(pattern, pattern_node ? check.where(*pattern_node) : check.where(*table));
+    if (!regex) {
+      check.add(regex.error());
+      continue;
+    }
+    EvidencePattern evidence{std::move(*regex), EvidenceScope::around, weight, meaning};
+    if (scope == "before") evidence.scope = EvidenceScope::before;
+    else if (scope == "after") evidence.scope = EvidenceScope::after;
+    else if (scope != "around" && !scope.empty()) {
+      check.error(check.where(*table->get("scope")), fmt::format("unknown scope '{}'", scope), suggestion(scope, k_scopes));
+    }
+    if (weight < 0 || weight > 1) check.error(check.where(*table), "evidence weight must be between 0 and 1");
+    cause.evidence.push_back(std::move(evidence));
+  }
+
+  cause.confirm = check.strings(root, "confirm", root);
+  cause.fix = check.strings(root, "fix", root);
+  cause.references = check.strings(root, "references", root);
+
+  static constexpr std::array<std::string_view, 3> k_example_keys = {"expect", "description", "log"};
+  bool has_match = false, has_no_match = false;
+  for (const toml::table* table : check.tables(root, "example")) {
+    check.check_keys(*table, k_example_keys, "[[example]]");
+    Example example;
+    const std::string expect = check.string(*table, "expect", *table);
+    example.description = check.string(*table, "description", *table);
+    example.log = check.string(*table, "log", *table);
+    example.where = check.where(*table);
+    if (expect == "match") {
+      has_match = true;
+    } else if (expect == "no-match") {
+      example.expect_match = false;
+      has_no_match = true;
+    } else if (!expect.empty()) {
+      static constexpr std::array<std::string_view, 2> k_expect = {"match", "no-match"};
+      check.error(check.where(*table->get("expect")), fmt::format("unknown expect '{}'", expect), suggestion(expect, k_expect));
+    }
+    cause.examples.push_back(std::move(example));
+  }
+  if (!has_match || !has_no_match) {
+    check.error(check.where(root), "a cause needs at least one [[example]] with expect = \"match\" and one with expect = \"no-match\"");
+  }
+  if (check.failed()) return std::nullopt;
+  return cause;
+}
+
+namespace {
+
+Expected<Catalog> finish_catalog(Catalog catalog, bool failed, const std::vector<Diagnostic>& diagnostics) {
+  std::sort(catalog.causes.begin(), catalog.causes.end(), [](const Cause& a, const Cause& b) { return a.id < b.id; });
+  for (std::size_t i = 1; i < catalog.causes.size(); ++i) {
+    if (catalog.causes[i].id == catalog.causes[i - 1].id) {
+      return unexpected(make_error(catalog.causes[i].origin, fmt::format("duplicate cause id '{}'", catalog.causes[i].id)));
+    }
+  }
+  if (failed) {
+    return unexpected(make_error(catalog.origin, fmt::format("the catalog has {} error(s)", diagnostics.size()),
+                                 "run `gapscan patterns check` for the list"));
+  }
+  return catalog;
+}
+
+}  // namespace
+
+Expected<Catalog> load_directory(const std::string& directory, std::vector<Diagnostic>& diagnostics) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::vector<std::string> files;
+  for (auto it = fs::directory_iterator(directory, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    if (it->path().extension() == ".toml") files.push_back(it->path().string());
+  }
+  if (ec) return unexpected(make_error(directory, "cannot read catalog folder: " + ec.message()));
+  std::sort(files.begin(), files.end());
+  Catalog catalog;
+  catalog.origin = directory;
+  bool failed = false;
+  for (const std::string& file : files) {
+    std::ifstream in(file, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    if (!in) {
+      diagnostics.push_back(make_error(file, "cannot read file"));
+      failed = true;
+      continue;
+    }
+    if (auto cause = parse_cause(text.str(), file, diagnostics)) catalog.causes.push_back(std::move(*cause)); else failed = true;
+  }
+  if (files.empty()) diagnostics.push_back({Severity::warning, directory, "no *.toml catalog files", {}});
+  return finish_catalog(std::move(catalog), failed, diagnostics);
+}
+
+Expected<Catalog> load_builtin(std::vector<Diagnostic>& diagnostics) {
+  Catalog catalog;
+  catalog.origin = "built-in";
+  bool failed = false;
+  for (const EmbeddedFile& file : embedded_files()) {
+    if (auto cause = parse_cause(file.text, std::string(file.name), diagnostics)) catalog.causes.push_back(std::move(*cause)); else failed = true;
+  }
+  return finish_catalog(std::move(catalog), failed, diagnostics);
+}
+
+}  // namespace gapscan::catalog

@@ -1,0 +1,175 @@
+// Naming and ranking
+//
+// For a finding f (centre c, 80 % interval [lo, hi], significance p) and a cause e:
+//
+//   value match   M = max over e's delay windows d of exp(-1/2 ((c - v_d) / sqrt(w^2 + s_d^2))^2),
+//                     w = (hi - lo) / 2, s_d = the window's tolerance;
+//                   for a window compared by its upper edge (compare = "upper"):
+//                     M = exp(-1/2 ((hi - v_d) / s_d)^2), halved when lo < 0.75 v_d (a band
+//                     reaching far below the value is not this delay)
+//   shape factor  H = table below (finding shape x cause shapes), the best over e's shapes
+//   evidence      E = 1 - prod_k (1 - weight_k * hits_k / samples), over e's evidence patterns,
+//                     each tested on the lines its scope names around f's example gaps;
+//                     a satellite finding one tick above (d.satellite_ms) counts as one more
+//                     item of weight 0.3
+//   significance  S = 1 - exp(-max(0, -log10 p - 2) / 2)   (p = 1e-4 -> 0.63, 1e-6 -> 0.86)
+//   confidence    C = S * M * H * (1 - eps_e + eps_e * E),   eps_e = e.evidence_weight
+//
+// The cause with the highest C names the finding. When no cause reaches C >= 0.05 the finding
+// is "unknown" with C = 0.5 * S: a real mode whose cause the catalog does not know is never
+// called likely. A finding whose centre lies within its tolerance of the satellite value of a
+// higher-ranked suspect of the same cause is folded into that suspect.
+//
+//   rank score    R = C * (0.5 + 0.5 * min(1, wall_share / 0.3))
+//
+// so that among equally certain suspects the one costing more wall time comes first.
+
+#include <gapscan/catalog/matcher.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace gapscan::catalog {
+namespace {
+
+constexpr double k_unknown_threshold = 0.05;
+constexpr double k_satellite_weight = 0.3;
+
+double shape_factor(detect::Shape finding, const std::vector<std::string>& shapes) {
+  double best = 0.3;
+  for (const std::string& shape : shapes) {
+    double factor = 0.3;
+    if (finding == detect::Shape::per_op) {
+      if (shape == "PER-OP") factor = 1.0;
+      else if (shape == "ONE-OFF" || shape == "CAPPED" || shape == "QUANTISED") factor = 0.6;
+      else if (shape == "PERIODIC") factor = 0.5;
+    } else {
+      if (shape == "ONE-OFF" || shape == "CAPPED") factor = 1.0;
+      else if (shape == "QUANTISED") factor = 0.8;
+      else if (shape == "PER-OP") factor = 0.6;
+      else if (shape == "PERIODIC") factor = 0.4;
+    }
+    best = std::max(best, factor);
+  }
+  return best;
+}
+
+double significance(double log10_p) { return 1 - std::exp(-std::max(0.0, -log10_p - 2) / 2); }
+
+bool scope_matches(const EvidencePattern& pattern, const stats::GapSample& sample) {
+  if (pattern.scope != EvidenceScope::after) {
+    for (const stats::EvidenceLine& line : sample.before) {
+      if (pattern.regex.search(line.text)) return true;
+    }
+  }
+  if (pattern.scope != EvidenceScope::before) return pattern.regex.search(sample.after.text);
+  return false;
+}
+
+CauseMatch match_cause(const detect::Finding& finding, const Cause& cause, double s) {
+  CauseMatch match;
+  match.cause = &cause;
+  const double centre_ms = finding.centre_ns / 1e6;
+  const double half_width_ms = (finding.hi_ns - finding.lo_ns) / 2e6;
+  const double lo_ms = finding.lo_ns / 1e6;
+  const double hi_ms = finding.hi_ns / 1e6;
+  for (const DelayWindow& delay : cause.delays) {
+    double value = 0;
+    if (delay.compare_upper) {
+      const double distance = (hi_ms - delay.value_ms) / delay.tolerance_ms;
+      value = std::exp(-0.5 * distance * distance) * (lo_ms < 0.75 * delay.value_ms ? 0.5 : 1.0);
+    } else {
+      const double sigma = std::sqrt(half_width_ms * half_width_ms + delay.tolerance_ms * delay.tolerance_ms);
+      const double distance = (centre_ms - delay.value_ms) / sigma;
+      value = std::exp(-0.5 * distance * distance);
+    }
+    if (value > match.value_match) {
+      match.value_match = value;
+      match.delay = &delay;
+    }
+  }
+  match.shape_factor = shape_factor(finding.shape, cause.shapes);
+  double miss = 1;
+  for (const EvidencePattern& pattern : cause.evidence) {
+    EvidenceHit hit{&pattern, 0, finding.samples.size()};
+    for (const stats::GapSample& sample : finding.samples) {
+      if (scope_matches(pattern, sample)) ++hit.hits;
+    }
+    if (hit.samples > 0) miss *= 1 - pattern.weight * static_cast<double>(hit.hits) / static_cast<double>(hit.samples);
+    match.hits.push_back(hit);
+  }
+  match.evidence = 1 - miss;
+  match.confidence = s * match.value_match * match.shape_factor *
+                     (1 - cause.evidence_weight + cause.evidence_weight * match.evidence);
+  return match;
+}
+
+double rank_score(double confidence, double wall_share) {
+  return confidence * (0.5 + 0.5 * std::min(1.0, wall_share / 0.3));
+}
+
+}  // namespace
+
+std::vector<Suspect> rank_suspects(const std::vector<detect::Finding>& findings, const Catalog& catalog) {
+  std::vector<Suspect> suspects;
+  for (const detect::Finding& finding : findings) {
+    Suspect suspect;
+    suspect.finding = &finding;
+    suspect.significance = significance(finding.log10_p);
+    std::vector<CauseMatch> matches;
+    for (const Cause& cause : catalog.causes) matches.push_back(match_cause(finding, cause, suspect.significance));
+    std::stable_sort(matches.begin(), matches.end(),
+                     [](const CauseMatch& a, const CauseMatch& b) { return a.confidence > b.confidence; });
+    if (!matches.empty() && matches.front().confidence >= k_unknown_threshold) {
+      suspect.best = matches.front();
+      for (std::size_t i = 1; i < matches.size() && suspect.alternatives.size() < 2; ++i) {
+        if (matches[i].confidence >= 0.1) suspect.alternatives.push_back(matches[i]);
+      }
+      suspect.confidence = suspect.best.confidence;
+    } else {
+      suspect.confidence = 0.5 * suspect.significance;
+    }
+    suspects.push_back(std::move(suspect));
+  }
+
+  // Fold +1-tick satellites into the suspect whose delay window names them.
+  std::vector<bool> folded(suspects.size(), false);
+  std::vector<std::size_t> order(suspects.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return suspects[a].finding->gaps > suspects[b].finding->gaps;
+  });
+  for (std::size_t main : order) {
+    Suspect& suspect = suspects[main];
+    if (folded[main] || suspect.best.cause == nullptr || !suspect.best.delay || !suspect.best.delay->satellite_ms) continue;
+    const double satellite_ms = *suspect.best.delay->satellite_ms;
+    const double tolerance_ms = std::max(suspect.best.delay->tolerance_ms, satellite_ms * 0.01);
+    for (std::size_t other : order) {
+      if (other == main || folded[other] || suspects[other].satellite != nullptr) continue;
+      const Suspect& candidate = suspects[other];
+      if (candidate.finding->gaps > suspect.finding->gaps) continue;
+      if (std::abs(candidate.finding->centre_ns / 1e6 - satellite_ms) > 2 * tolerance_ms) continue;
+      folded[other] = true;
+      suspect.satellite = candidate.finding;
+      CauseMatch& best = suspect.best;
+      best.evidence = 1 - (1 - best.evidence) * (1 - k_satellite_weight);
+      const double eps = best.cause->evidence_weight;
+      best.confidence = suspect.significance * best.value_match * best.shape_factor * (1 - eps + eps * best.evidence);
+      suspect.confidence = best.confidence;
+      break;
+    }
+  }
+  std::vector<Suspect> kept;
+  for (std::size_t i = 0; i < suspects.size(); ++i) {
+    if (folded[i]) continue;
+    suspects[i].rank_score = rank_score(suspects[i].confidence, suspects[i].finding->wall_share);
+    kept.push_back(std::move(suspects[i]));
+  }
+  std::stable_sort(kept.begin(), kept.end(), [](const Suspect& a, const Suspect& b) {
+    if (a.rank_score != b.rank_score) return a.rank_score > b.rank_score;
+    return a.finding->centre_ns < b.finding->centre_ns;
+  });
+  return kept;
+}
+
+}  // namespace gapscan::catalog

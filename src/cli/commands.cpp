@@ -1,0 +1,68 @@
+#include <gapscan/cli/cli.hpp>
+#include <gapscan/cli/commands.hpp>
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cerrno>
+#include <cstdio>
+#include <unistd.h>
+
+namespace gapscan::cli {
+
+std::span<const Command> commands() {
+  static constexpr std::array<Command, 4> k_commands = {{
+      {"scan", "find regular gaps in logs and name their likely cause (the default)", scan_command},
+      {"patterns", "check or list the cause catalog (patterns/*.toml)", patterns_command},
+      {"formats", "list the log formats gapscan reads, with a sample line each", formats_command},
+      {"help", "show help for gapscan or a command", help_command},
+  }};
+  return k_commands;
+}
+
+bool write_stdout(std::string_view text) {
+  while (!text.empty()) {
+    const ssize_t n = ::write(STDOUT_FILENO, text.data(), text.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;  // EPIPE and friends: the reader went away; stop quietly
+    }
+    text.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return true;
+}
+
+void print_diagnostic(const Diagnostic& diagnostic) {
+  fmt::print(stderr, "gapscan: {}\n", to_string(diagnostic));
+}
+
+int help_command(const std::vector<std::string>& args) {
+  if (!args.empty()) {
+    for (const Command& command : commands()) {
+      if (command.name == args[0] && command.name != "help") return command.handler({"--help"});
+    }
+  }
+  std::string text = fmt::format("gapscan {} — finds the regular gaps hidden in logs and names their cause\n\n", GAPSCAN_VERSION);
+  text += "Usage: gapscan [COMMAND] [options] [FILE|FOLDER|-]...\n\nCommands:\n";
+  for (const Command& command : commands()) text += fmt::format("  {:<10} {}\n", command.name, command.summary);
+  text += "\nWithout a command, gapscan scans. `gapscan help scan` lists the scan options.\n";
+  write_stdout(text);
+  return k_exit_ok;
+}
+
+int run(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (!args.empty() && (args[0] == "--version" || args[0] == "-V")) {
+    write_stdout(fmt::format("gapscan {}\n", GAPSCAN_VERSION));
+    return k_exit_ok;
+  }
+  if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) return help_command({});
+  if (!args.empty()) {
+    for (const Command& command : commands()) {
+      if (command.name == args[0]) return command.handler(std::vector<std::string>(args.begin() + 1, args.end()));
+    }
+  }
+  return scan_command(args);
+}
+
+}  // namespace gapscan::cli

@@ -1,0 +1,115 @@
+// All command-line parsing. Each option is defined once, with its help text, in the tables
+// below; the usage texts are generated from them.
+
+#include <gapscan/cli/options.hpp>
+
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+
+#include <sstream>
+
+namespace gapscan::cli {
+namespace po = boost::program_options;
+
+namespace {
+
+po::options_description scan_description(ScanOptions& options, std::string& output, std::string& group_by) {
+  po::options_description description("Options");
+  description.add_options()
+      ("help,h", po::bool_switch(&options.help), "show this help")
+      ("output,o", po::value(&output)->default_value("text"), "report format: text or json")
+      ("patterns", po::value(&options.config.patterns_dir),
+       "read the cause catalog from this folder of *.toml files instead of the built-in one")
+      ("group-by", po::value(&group_by)->default_value("auto"),
+       "auto: group lines by request id when the format has one; none: one stream per input")
+      ("idle-timeout", po::value(&options.config.idle_timeout_s)->default_value(600),
+       "seconds of log time after which a request without new lines is closed");
+  return description;
+}
+
+Diagnostic usage_error(const std::string& message, const std::string& hint) {
+  return make_error("", message, hint);
+}
+
+}  // namespace
+
+Expected<ScanOptions> parse_scan_options(const std::vector<std::string>& args) {
+  ScanOptions options;
+  std::string output, group_by;
+  po::options_description description = scan_description(options, output, group_by);
+  po::options_description hidden;
+  hidden.add_options()("input", po::value(&options.config.paths));
+  po::options_description all;
+  all.add(description).add(hidden);
+  po::positional_options_description positional;
+  positional.add("input", -1);
+  try {
+    po::variables_map values;
+    po::store(po::command_line_parser(args).options(all).positional(positional).run(), values);
+    po::notify(values);
+  } catch (const po::error& error) {
+    return unexpected(usage_error(error.what(), "see gapscan --help"));
+  }
+  if (output == "text") {
+    options.config.output = OutputFormat::text;
+  } else if (output == "json") {
+    options.config.output = OutputFormat::json;
+  } else {
+    return unexpected(usage_error(fmt::format("unknown output format '{}'", output), "use text or json"));
+  }
+  if (group_by == "none") {
+    options.config.group_none = true;
+  } else if (group_by != "auto") {
+    return unexpected(usage_error(fmt::format("unknown --group-by '{}'", group_by), "use auto or none"));
+  }
+  if (options.config.idle_timeout_s <= 0) {
+    return unexpected(usage_error("--idle-timeout must be positive", ""));
+  }
+  return options;
+}
+
+std::string scan_usage() {
+  ScanOptions options;
+  std::string output, group_by;
+  std::ostringstream text;
+  text << "Usage: gapscan [scan] [options] [FILE|FOLDER|-]...\n\n"
+          "Finds regular gaps between the lines of each request and names their likely cause.\n"
+          "Reads standard input when no file is given or for '-'.\n\n"
+       << scan_description(options, output, group_by);
+  return text.str();
+}
+
+Expected<PatternsOptions> parse_patterns_options(const std::vector<std::string>& args) {
+  PatternsOptions options;
+  po::options_description description("Options");
+  description.add_options()("help,h", po::bool_switch(&options.help), "show this help");
+  po::options_description hidden;
+  std::vector<std::string> words;
+  hidden.add_options()("word", po::value(&words));
+  po::options_description all;
+  all.add(description).add(hidden);
+  po::positional_options_description positional;
+  positional.add("word", -1);
+  try {
+    po::variables_map values;
+    po::store(po::command_line_parser(args).options(all).positional(positional).run(), values);
+    po::notify(values);
+  } catch (const po::error& error) {
+    return unexpected(usage_error(error.what(), "see gapscan patterns --help"));
+  }
+  if (options.help) return options;
+  if (words.empty() || (words[0] != "check" && words[0] != "list")) {
+    return unexpected(usage_error("patterns needs an action", "use: gapscan patterns check [DIR] or gapscan patterns list"));
+  }
+  if (words.size() > 2) return unexpected(usage_error("too many arguments", "gapscan patterns check [DIR]"));
+  options.action = words[0];
+  if (words.size() == 2) options.directory = words[1];
+  return options;
+}
+
+std::string patterns_usage() {
+  return "Usage: gapscan patterns check [DIR]   validate catalog files (default: the built-in catalog)\n"
+         "       gapscan patterns list  [DIR]   list the causes with their delay values\n";
+}
+
+}  // namespace gapscan::cli

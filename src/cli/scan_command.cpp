@@ -1,0 +1,31 @@
+#include <gapscan/cli/cli.hpp>
+#include <gapscan/cli/commands.hpp>
+#include <gapscan/cli/options.hpp>
+#include <gapscan/report/printers.hpp>
+
+namespace gapscan::cli {
+
+int scan_command(const std::vector<std::string>& args) {
+  auto options = parse_scan_options(args);
+  if (!options) {
+    print_diagnostic(options.error());
+    return k_exit_usage;
+  }
+  if (options->help) {
+    write_stdout(scan_usage());
+    return k_exit_ok;
+  }
+  int exit_code = k_exit_ok;
+  auto report = run_scan(options->config, exit_code);
+  if (!report) {
+    print_diagnostic(report.error());
+    return k_exit_usage;
+  }
+  for (const Diagnostic& diagnostic : report->diagnostics) print_diagnostic(diagnostic);
+  const std::string text =
+      options->config.output == OutputFormat::json ? report::render_json(*report) : report::render_text(*report);
+  write_stdout(text);
+  return exit_code;
+}
+
+}  // namespace gapscan::cli

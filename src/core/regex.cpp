@@ -1,0 +1,53 @@
+#include <gapscan/core/regex.hpp>
+
+#include <re2/re2.h>
+
+namespace gapscan {
+
+struct Regex::Impl {
+  explicit Impl(std::string_view pattern, const RE2::Options& options) : re(pattern, options) {}
+  RE2 re;
+};
+
+Expected<Regex> Regex::compile(std::string_view pattern, std::string where) {
+  RE2::Options options;
+  options.set_log_errors(false);
+  options.set_encoding(RE2::Options::EncodingLatin1);  // logs are bytes; UTF-8 still matches literally
+  auto impl = std::make_shared<const Impl>(pattern, options);
+  if (!impl->re.ok()) {
+    return unexpected(make_error(std::move(where),
+                                 "invalid regular expression '" + std::string(pattern) +
+                                     "': " + impl->re.error(),
+                                 "patterns use RE2 syntax: no backreferences or lookaround"));
+  }
+  Regex regex;
+  regex.m_impl = std::move(impl);
+  regex.m_pattern = std::string(pattern);
+  return regex;
+}
+
+bool Regex::search(std::string_view text) const {
+  return RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), m_impl->re);
+}
+
+bool Regex::extract(std::string_view text, std::string_view& capture) const {
+  re2::StringPiece groups[2];
+  const int wanted = m_impl->re.NumberOfCapturingGroups() >= 1 ? 2 : 1;
+  if (!m_impl->re.Match(re2::StringPiece(text.data(), text.size()), 0, text.size(), RE2::UNANCHORED,
+                        groups, wanted)) {
+    return false;
+  }
+  const re2::StringPiece& piece = groups[wanted - 1];
+  capture = std::string_view(piece.data(), piece.size());
+  return true;
+}
+
+std::vector<std::string> Regex::group_names() const {
+  std::vector<std::string> names(static_cast<std::size_t>(m_impl->re.NumberOfCapturingGroups()) + 1);
+  for (const auto& [name, index] : m_impl->re.NamedCapturingGroups()) {
+    names[static_cast<std::size_t>(index)] = name;
+  }
+  return names;
+}
+
+}  // namespace gapscan

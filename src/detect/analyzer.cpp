@@ -1,0 +1,325 @@
+// How the analysis works
+//
+// Per window (a request, or a slice of a whole-input stream) as it closes:
+//   1. stats::build_gap_series: gaps in time order, dequantised by the timestamp resolution.
+//   2. The gaps go into the GapPool (pooled histograms, example reservoir).
+//   3. scan_modes on z = ln(gap) against the request's own background (mode_scan.hpp).
+//      Each accepted mode with >= min_members gaps and a relative width <= max_rel_width
+//      joins the cluster of modes with a centre within 2 % (ln distance 0.02), or starts one.
+// At the end:
+//   4. Pooled test: scan_modes over the request-support histogram (one point per 0.1 % bin,
+//      weighted by the number of requests with a gap in it) with a fixed bandwidth of 0.3 in
+//      z, enrichment >= 2, then a CFAR check against the 6-30 % annulus (p <= alpha).
+//   5. Findings: one per cluster; a pooled mode that overlaps a cluster strengthens it, one
+//      that overlaps none becomes a finding of its own (typically one gap per request, e.g.
+//      a 5 s timeout once in many requests).
+// A finding's significance is min(per-request p x number of requests tested, pooled p).
+
+#include <gapscan/detect/analyzer.hpp>
+#include <gapscan/detect/mode_scan.hpp>
+#include <gapscan/stats/gap_series.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace gapscan::detect {
+
+std::string_view to_string(Shape shape) {
+  switch (shape) {
+    case Shape::per_op: return "PER-OP";
+    case Shape::one_off: return "ONE-OFF";
+  }
+  return "PER-OP";
+}
+
+namespace {
+
+constexpr double k_cluster_radius = 0.02;  // ln distance between a mode and a cluster centre
+constexpr std::size_t k_max_clusters = 4096;
+
+/// Median and shortest 80 % interval of sorted values.
+void describe(const std::vector<double>& sorted, double& centre, double& lo, double& hi) {
+  const std::size_t n = sorted.size();
+  centre = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  const auto k = static_cast<std::size_t>(std::ceil(0.8 * static_cast<double>(n)));
+  lo = sorted.front();
+  hi = sorted.back();
+  for (std::size_t i = 0; i + k <= n; ++i) {
+    if (sorted[i + k - 1] - sorted[i] < hi - lo) {
+      lo = sorted[i];
+      hi = sorted[i + k - 1];
+    }
+  }
+}
+
+/// Centre and 80 % interval from binned values (bin index -> count) of a LogHistogram.
+void describe_bins(const stats::LogHistogram& layout, const std::map<std::size_t, std::uint64_t>& bins,
+                   double& centre, double& lo, double& hi) {
+  std::vector<double> values;
+  std::uint64_t total = 0;
+  for (const auto& [index, count] : bins) total += count;
+  // Expand at most ~20000 representative values (bins hold equal values to 0.1 %).
+  const double step = std::max(1.0, static_cast<double>(total) / 20000.0);
+  double carry = 0;
+  for (const auto& [index, count] : bins) {
+    const double mid = (static_cast<double>(layout.lower(index)) + static_cast<double>(layout.upper(index))) / 2;
+    carry += static_cast<double>(count) / step;
+    while (carry >= 1) {
+      values.push_back(mid);
+      carry -= 1;
+    }
+  }
+  if (values.empty() && !bins.empty()) {
+    const auto index = bins.begin()->first;
+    values.push_back((static_cast<double>(layout.lower(index)) + static_cast<double>(layout.upper(index))) / 2);
+  }
+  if (values.empty()) {
+    centre = lo = hi = 0;
+    return;
+  }
+  describe(values, centre, lo, hi);
+}
+
+}  // namespace
+
+struct Analyzer::Cluster {
+  double log_centre = 0;
+  double spread = 0;  // weighted mean of the modes' half widths, in ln units
+  double weight = 0;
+  std::uint64_t streams = 0;
+  std::uint64_t members = 0;
+  double member_time = 0;
+  double span_sum = 0;
+  double best_log10_p = 0;
+  std::map<std::size_t, std::uint64_t> bins;  // fine LogHistogram bins of member gaps
+  std::string top_key;
+  std::uint64_t top_members = 0;
+  std::uint64_t top_gaps = 0;
+  double top_share = -1;
+  double pooled_log10_p = 0;
+};
+
+Analyzer::Analyzer(AnalyzerOptions options) : m_options(options) {}
+Analyzer::~Analyzer() = default;
+
+void Analyzer::add(const stream::StreamWindow& window) {
+  const stats::GapSeries series = stats::build_gap_series(window);
+  m_pool.add(window, series);
+  ++m_summary.windows;
+  if (!window.key.empty()) ++m_summary.keyed_windows;
+  if (series.gaps.size() < static_cast<std::size_t>(m_options.min_members)) return;
+  ++m_summary.windows_scanned;
+
+  std::vector<ScanPoint> points;
+  points.reserve(series.gaps.size());
+  for (std::size_t i = 0; i < series.gaps.size(); ++i) {
+    points.push_back({std::log(series.gaps[i].value), 1.0, static_cast<std::uint32_t>(i)});
+  }
+  ScanOptions options;
+  options.alpha = m_options.alpha;
+  options.min_count = m_options.min_members;
+  options.resolution_ns = static_cast<double>(series.resolution);
+  for (const ScanMode& mode : scan_modes(std::move(points), options)) {
+    std::vector<DurationNs> members;
+    members.reserve(mode.members.size());
+    for (std::uint32_t id : mode.members) members.push_back(series.gaps[id].raw);
+    add_mode(window, std::move(members), mode.log10_p, series.gaps.size(), series.span);
+  }
+}
+
+void Analyzer::add_mode(const stream::StreamWindow& window, std::vector<DurationNs> members, double log10_p,
+                        std::size_t window_gaps, DurationNs span) {
+  std::sort(members.begin(), members.end());
+  std::vector<double> values(members.begin(), members.end());
+  double centre = 0, lo = 0, hi = 0;
+  describe(values, centre, lo, hi);
+  if (centre <= 0 || (hi - lo) / centre > m_options.max_rel_width) return;
+  const double log_centre = std::log(centre);
+  const double spread = std::log(hi / lo) / 2;
+
+  Cluster* cluster = nullptr;
+  double nearest = 0;
+  for (auto& candidate : m_clusters) {
+    const double distance = std::abs(candidate->log_centre - log_centre);
+    if (distance > std::max(k_cluster_radius, candidate->spread + spread)) continue;
+    if (cluster == nullptr || distance < nearest) {
+      nearest = distance;
+      cluster = candidate.get();
+    }
+  }
+  if (cluster == nullptr) {
+    if (m_clusters.size() >= k_max_clusters) return;  // pathological input; the pooled test still runs
+    m_clusters.push_back(std::make_unique<Cluster>());
+    cluster = m_clusters.back().get();
+    cluster->log_centre = log_centre;
+  }
+  const auto count = static_cast<double>(members.size());
+  cluster->log_centre = (cluster->log_centre * cluster->weight + log_centre * count) / (cluster->weight + count);
+  cluster->spread = (cluster->spread * cluster->weight + spread * count) / (cluster->weight + count);
+  cluster->weight += count;
+  cluster->streams += 1;
+  cluster->members += members.size();
+  double member_time = 0;
+  for (DurationNs gap : members) {
+    member_time += static_cast<double>(gap);
+    ++cluster->bins[stats::LogHistogram::index_of(static_cast<std::uint64_t>(gap), stats::GapPool::k_fine_bits)];
+  }
+  cluster->member_time += member_time;
+  cluster->span_sum += static_cast<double>(span);
+  cluster->best_log10_p = std::min(cluster->best_log10_p, log10_p);
+  const double share = span > 0 ? member_time / static_cast<double>(span) : 0;
+  if (members.size() > cluster->top_members || (members.size() == cluster->top_members && share > cluster->top_share)) {
+    cluster->top_key = window.key.empty() ? std::string() : std::string(window.key);
+    cluster->top_members = members.size();
+    cluster->top_gaps = window_gaps;
+    cluster->top_share = share;
+  }
+}
+
+void Analyzer::merge_clusters() {
+  std::sort(m_clusters.begin(), m_clusters.end(),
+            [](const auto& a, const auto& b) { return a->log_centre < b->log_centre; });
+  std::vector<std::unique_ptr<Cluster>> merged;
+  for (auto& cluster : m_clusters) {
+    if (!merged.empty()) {
+      Cluster& last = *merged.back();
+      const double distance = cluster->log_centre - last.log_centre;
+      if (distance <= std::max(k_cluster_radius, last.spread + cluster->spread)) {
+        const double weight = last.weight + cluster->weight;
+        last.log_centre = (last.log_centre * last.weight + cluster->log_centre * cluster->weight) / weight;
+        last.spread = (last.spread * last.weight + cluster->spread * cluster->weight) / weight;
+        last.weight = weight;
+        last.streams += cluster->streams;
+        last.members += cluster->members;
+        last.member_time += cluster->member_time;
+        last.span_sum += cluster->span_sum;
+        last.best_log10_p = std::min(last.best_log10_p, cluster->best_log10_p);
+        for (const auto& [index, count] : cluster->bins) last.bins[index] += count;
+        if (cluster->top_members > last.top_members ||
+            (cluster->top_members == last.top_members && cluster->top_share > last.top_share)) {
+          last.top_key = cluster->top_key;
+          last.top_members = cluster->top_members;
+          last.top_gaps = cluster->top_gaps;
+          last.top_share = cluster->top_share;
+        }
+        continue;
+      }
+    }
+    merged.push_back(std::move(cluster));
+  }
+  m_clusters = std::move(merged);
+}
+
+Finding Analyzer::finding_from_cluster(const Cluster& cluster) const {
+  Finding finding;
+  const stats::LogHistogram layout(stats::GapPool::k_fine_bits);
+  describe_bins(layout, cluster.bins, finding.centre_ns, finding.lo_ns, finding.hi_ns);
+  finding.rel_width = finding.centre_ns > 0 ? (finding.hi_ns - finding.lo_ns) / finding.centre_ns : 0;
+  finding.gaps = cluster.members;
+  finding.requests = cluster.streams;
+  finding.requests_detected = cluster.streams;
+  finding.member_time_ns = cluster.member_time;
+  finding.requests_span_ns = cluster.span_sum;
+  finding.wall_share = cluster.span_sum > 0 ? std::min(1.0, cluster.member_time / cluster.span_sum) : 0;
+  const double tested = static_cast<double>(std::max<std::uint64_t>(1, m_summary.windows_scanned));
+  finding.log10_p_per_request = std::min(0.0, cluster.best_log10_p + std::log10(tested));
+  finding.top_request = cluster.top_key;
+  finding.top_request_members = cluster.top_members;
+  finding.top_request_gaps = cluster.top_gaps;
+  finding.top_request_share = std::max(0.0, cluster.top_share);
+  return finding;
+}
+
+DetectionResult Analyzer::finish() {
+  DetectionResult result;
+  m_summary.gaps = m_pool.gap_count();
+  m_summary.zero_gaps = m_pool.zero_gaps();
+  m_summary.out_of_order = m_pool.out_of_order();
+  m_summary.typical_resolution = m_pool.typical_resolution();
+
+  merge_clusters();
+  std::vector<Finding> findings;
+  std::vector<double> cluster_log_centres;
+  for (const auto& cluster : m_clusters) {
+    findings.push_back(finding_from_cluster(*cluster));
+    cluster_log_centres.push_back(std::log(std::max(1.0, findings.back().centre_ns)));
+  }
+
+  // Pooled test over the request-support histogram.
+  if (m_summary.windows >= m_options.pooled_min_windows) {
+    m_summary.pooled_test_run = true;
+    const stats::LogHistogram& support = m_pool.support();
+    std::vector<ScanPoint> points;
+    for (std::size_t i = 1; i < support.size(); ++i) {
+      if (support.count(i) == 0) continue;
+      const double mid = (static_cast<double>(support.lower(i)) + static_cast<double>(support.upper(i))) / 2;
+      points.push_back({std::log(mid), static_cast<double>(support.count(i)), static_cast<std::uint32_t>(i)});
+    }
+    ScanOptions options;
+    options.alpha = m_options.alpha;
+    options.min_count = m_options.min_members;
+    options.resolution_ns = static_cast<double>(m_summary.typical_resolution);
+    options.bandwidth = 0.3;
+    options.min_enrichment = 2;
+    options.max_modes = 8;
+    const std::vector<ScanMode> pooled = scan_modes(points, options);
+    for (const ScanMode& mode : pooled) {
+      if (cfar_p_value(points, mode.z_lo, mode.z_hi) > m_options.alpha) continue;
+      bool attached = false;
+      for (std::size_t c = 0; c < findings.size(); ++c) {
+        if (cluster_log_centres[c] >= mode.z_lo - 0.01 && cluster_log_centres[c] <= mode.z_hi + 0.01) {
+          findings[c].log10_p_pooled = std::min(findings[c].log10_p_pooled, mode.log10_p);
+          attached = true;
+        }
+      }
+      if (attached) continue;
+      // A mode seen only across requests: describe it from the pooled gap histogram.
+      const stats::LogHistogram& gaps = m_pool.gaps();
+      std::map<std::size_t, std::uint64_t> bins;
+      Finding finding;
+      for (std::uint32_t index : mode.members) {
+        if (gaps.count(index) > 0) bins[index] = gaps.count(index);
+        finding.gaps += gaps.count(index);
+        finding.requests += support.count(index);
+        finding.member_time_ns += static_cast<double>(gaps.count(index)) *
+                                  (static_cast<double>(gaps.lower(index)) + static_cast<double>(gaps.upper(index))) / 2;
+      }
+      if (bins.empty()) continue;
+      describe_bins(gaps, bins, finding.centre_ns, finding.lo_ns, finding.hi_ns);
+      finding.rel_width = (finding.hi_ns - finding.lo_ns) / finding.centre_ns;
+      if (finding.rel_width > m_options.max_rel_width) continue;
+      finding.requests_span_ns = m_pool.span_between(std::exp(mode.z_lo), std::exp(mode.z_hi));
+      finding.wall_share = finding.requests_span_ns > 0 ? std::min(1.0, finding.member_time_ns / finding.requests_span_ns) : 0;
+      finding.log10_p_pooled = mode.log10_p;
+      findings.push_back(std::move(finding));
+      cluster_log_centres.push_back(std::log(findings.back().centre_ns));
+    }
+  }
+
+  for (Finding& finding : findings) {
+    finding.log10_p = std::min(finding.log10_p_per_request, finding.log10_p_pooled);
+    const double per_request = finding.requests > 0
+                                   ? static_cast<double>(finding.gaps) / static_cast<double>(finding.requests)
+                                   : 0;
+    finding.shape = per_request >= 2.5 ? Shape::per_op : Shape::one_off;
+    const double margin = std::max(finding.centre_ns * 0.005, static_cast<double>(m_summary.typical_resolution));
+    for (const stats::GapSample* sample :
+         m_pool.samples_between(finding.lo_ns - margin, finding.hi_ns + margin, finding.centre_ns)) {
+      if (finding.samples.size() >= m_options.max_samples) break;
+      finding.samples.push_back(*sample);
+    }
+  }
+  const double log10_alpha = std::log10(m_options.alpha);
+  findings.erase(std::remove_if(findings.begin(), findings.end(),
+                                [&](const Finding& f) { return f.log10_p > log10_alpha; }),
+                 findings.end());
+  std::sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
+    return a.log10_p != b.log10_p ? a.log10_p < b.log10_p : a.centre_ns < b.centre_ns;
+  });
+  result.findings = std::move(findings);
+  result.summary = m_summary;
+  return result;
+}
+
+}  // namespace gapscan::detect

@@ -1,0 +1,111 @@
+#include <gapscan/parse/fields.hpp>
+
+#include <array>
+#include <cstring>
+
+namespace gapscan::parse {
+namespace {
+
+inline char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+
+inline bool is_key_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '-' || c == '.';
+}
+
+bool equals_lower(std::string_view text, std::string_view lowercase_key) {
+  if (text.size() != lowercase_key.size()) return false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (lower(text[i]) != lowercase_key[i]) return false;
+  }
+  return true;
+}
+
+constexpr std::array<std::string_view, 9> k_request_id_keys = {
+    "reqid", "request_id", "requestid", "req_id", "rid", "x-request-id", "x_request_id",
+    "trace_id", "traceid"};
+
+}  // namespace
+
+std::string_view find_request_id_pair(std::string_view text) {
+  std::size_t pos = 0;
+  while ((pos = text.find('=', pos)) != std::string_view::npos) {
+    std::size_t key_start = pos;
+    while (key_start > 0 && is_key_char(text[key_start - 1])) --key_start;
+    const std::string_view key = text.substr(key_start, pos - key_start);
+    ++pos;
+    bool match = false;
+    for (std::string_view candidate : k_request_id_keys) {
+      if (equals_lower(key, candidate)) {
+        match = true;
+        break;
+      }
+    }
+    if (!match || pos >= text.size()) continue;
+    if (text[pos] == '"' || text[pos] == '\'') {
+      const char quote = text[pos];
+      const std::size_t end = text.find(quote, pos + 1);
+      if (end == std::string_view::npos) continue;
+      return text.substr(pos + 1, end - pos - 1);
+    }
+    std::size_t end = pos;
+    while (end < text.size() && text[end] != ' ' && text[end] != '\t' && text[end] != ',' &&
+           text[end] != ';' && text[end] != ']' && text[end] != ')') {
+      ++end;
+    }
+    if (end > pos) return text.substr(pos, end - pos);
+  }
+  return {};
+}
+
+std::string_view trailing_json_object(std::string_view text) {
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  if (text.empty() || text.back() != '}') return {};
+  // Walk backwards, tracking strings: a quote is real unless preceded by an odd number of
+  // backslashes.
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = text.size(); i-- > 0;) {
+    const char c = text[i];
+    if (c == '"') {
+      std::size_t backslashes = 0;
+      while (i >= backslashes + 1 && text[i - backslashes - 1] == '\\') ++backslashes;
+      if (backslashes % 2 == 0) in_string = !in_string;
+      continue;
+    }
+    if (in_string) continue;
+    if (c == '}') ++depth;
+    if (c == '{' && --depth == 0) return text.substr(i);
+  }
+  return {};
+}
+
+std::string_view json_string_field(std::string_view json, std::string_view key) {
+  std::size_t pos = 0;
+  while ((pos = json.find(key, pos)) != std::string_view::npos) {
+    const std::size_t key_end = pos + key.size();
+    if (pos == 0 || json[pos - 1] != '"' || key_end >= json.size() || json[key_end] != '"') {
+      pos = key_end;
+      continue;
+    }
+    std::size_t p = key_end + 1;
+    while (p < json.size() && json[p] == ' ') ++p;
+    if (p >= json.size() || json[p] != ':') {
+      pos = key_end;
+      continue;
+    }
+    ++p;
+    while (p < json.size() && json[p] == ' ') ++p;
+    if (p >= json.size() || json[p] != '"') return {};
+    const std::size_t start = ++p;
+    while (p < json.size() && json[p] != '"') {
+      if (json[p] == '\\') ++p;
+      ++p;
+    }
+    if (p >= json.size()) return {};
+    return json.substr(start, p - start);
+  }
+  return {};
+}
+
+}  // namespace gapscan::parse

@@ -1,0 +1,21 @@
+#include <gapscan/parse/format.hpp>
+
+#include "formats/formats.hpp"
+
+#include <vector>
+
+namespace gapscan::parse {
+
+std::span<const FormatInfo> builtin_formats() {
+  // Priority order: the most specific layouts first, so that detection prefers them when
+  // a generic format also parses the same lines.
+  static const std::vector<FormatInfo> k_formats = {
+      formats::mediawiki_line(),
+      formats::monolog_line(),
+      formats::monolog_json(),
+      formats::iso8601_line(),
+  };
+  return k_formats;
+}
+
+}  // namespace gapscan::parse

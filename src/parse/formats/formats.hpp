@@ -1,0 +1,13 @@
+#pragma once
+// One function per built-in format; format_registry.cpp lists them in priority order.
+
+#include <gapscan/parse/format.hpp>
+
+namespace gapscan::parse::formats {
+
+FormatInfo mediawiki_line();
+FormatInfo monolog_line();
+FormatInfo monolog_json();
+FormatInfo iso8601_line();
+
+}  // namespace gapscan::parse::formats

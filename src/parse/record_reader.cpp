@@ -1,0 +1,101 @@
+#include <gapscan/parse/record_reader.hpp>
+
+#include <algorithm>
+#include <array>
+
+namespace gapscan::parse {
+
+void LineAccount::merge(const LineAccount& other) {
+  lines += other.lines;
+  records += other.records;
+  continuation += other.continuation;
+  blank += other.blank;
+  unparsed += other.unparsed;
+  truncated += other.truncated;
+  for (const auto& [name, count] : other.by_format) by_format[name] += count;
+  for (const auto& example : other.examples) {
+    if (examples.size() < k_max_examples) examples.push_back(example);
+  }
+}
+
+RecordReader::RecordReader(ReaderOptions options) : m_options(options) {
+  for (const FormatInfo& info : builtin_formats()) {
+    m_candidates.push_back({&info, info.make_parser(), 0});
+  }
+}
+
+LineAccount RecordReader::account() const {
+  LineAccount account = m_account;
+  for (const Candidate& candidate : m_candidates) {
+    if (candidate.records > 0) account.by_format[std::string(candidate.info->name)] += candidate.records;
+  }
+  return account;
+}
+
+void RecordReader::detect(const std::vector<std::string>& sample) {
+  std::vector<std::size_t> hits(m_candidates.size(), 0);
+  Record scratch;
+  for (const std::string& line : sample) {
+    for (std::size_t i = 0; i < m_candidates.size(); ++i) {
+      if (m_candidates[i].parser->parse(line, scratch) == ParseStatus::parsed) ++hits[i];
+    }
+  }
+  const auto best = std::max_element(hits.begin(), hits.end());  // first of equals wins
+  if (best == hits.end() || *best == 0) return;
+  const auto index = static_cast<std::size_t>(best - hits.begin());
+  std::rotate(m_candidates.begin(), m_candidates.begin() + static_cast<std::ptrdiff_t>(index),
+              m_candidates.begin() + static_cast<std::ptrdiff_t>(index) + 1);
+  m_detected = true;
+}
+
+std::string_view RecordReader::detected_format() const {
+  return m_detected ? m_candidates.front().info->name : std::string_view("none");
+}
+
+bool RecordReader::looks_like_continuation(std::string_view text) {
+  const char first = text.front();
+  if (first == ' ' || first == '\t' || first == '}' || first == ']' || first == ')') return true;
+  if (first == '#' && text.size() > 1 && text[1] >= '0' && text[1] <= '9') return true;
+  static constexpr std::array<std::string_view, 7> k_starts = {
+      "Stack trace:", "Caused by", "Next ", "[Exception ", "thrown in", "Traceback", "at "};
+  return std::any_of(k_starts.begin(), k_starts.end(),
+                     [&](std::string_view start) { return text.starts_with(start); });
+}
+
+LineClass RecordReader::read(std::string_view text, const LineLocation& location, Record& record) {
+  ++m_account.lines;
+  if (text.find_first_not_of(" \t\r") == std::string_view::npos) {
+    ++m_account.blank;
+    return LineClass::blank;
+  }
+  std::string_view malformed_reason;
+  for (Candidate& candidate : m_candidates) {
+    const ParseStatus status = candidate.parser->parse(text, record);
+    if (status == ParseStatus::parsed) {
+      if (m_options.ignore_groups) record.group = {};
+      ++m_account.records;
+      ++candidate.records;
+      m_seen_record = true;
+      return LineClass::record;
+    }
+    if (status == ParseStatus::malformed && malformed_reason.empty()) {
+      malformed_reason = candidate.parser->reason();
+    }
+  }
+  if (m_seen_record && malformed_reason.empty() && looks_like_continuation(text)) {
+    ++m_account.continuation;
+    return LineClass::continuation;
+  }
+  ++m_account.unparsed;
+  if (m_account.examples.size() < LineAccount::k_max_examples) {
+    std::string reason = malformed_reason.empty()
+                             ? std::string(m_seen_record ? "matches no known format"
+                                                         : "matches no known format (before any record)")
+                             : std::string(malformed_reason);
+    m_account.examples.push_back(
+        {location, std::string(text.substr(0, 200)), std::move(reason)});
+  }
+  return LineClass::unparsed;
+}
+
+}  // namespace gapscan::parse

@@ -1,0 +1,135 @@
+#include <gapscan/report/build.hpp>
+
+#include <fmt/format.h>
+
+namespace gapscan::report {
+namespace {
+
+LineRef make_line(const stats::EvidenceLine& line, const source::SourceTable& sources) {
+  return LineRef{fmt::format("{}:{}", sources.name(line.location.source), line.location.line), line.text};
+}
+
+std::string scope_name(catalog::EvidenceScope scope) {
+  switch (scope) {
+    case catalog::EvidenceScope::before: return "before";
+    case catalog::EvidenceScope::after: return "after";
+    case catalog::EvidenceScope::around: return "around";
+  }
+  return "around";
+}
+
+Finding make_finding(const catalog::Suspect& suspect, int rank, const RunResults& results) {
+  const detect::Finding& f = *suspect.finding;
+  Finding out;
+  out.rank = rank;
+  out.confidence = suspect.confidence;
+  out.likely = suspect.confidence >= catalog::k_likely_confidence;
+  out.rank_score = suspect.rank_score;
+  out.interval_ms = f.centre_ns / 1e6;
+  out.interval_lo_ms = f.lo_ns / 1e6;
+  out.interval_hi_ms = f.hi_ns / 1e6;
+  out.rel_width = f.rel_width;
+  out.gaps = f.gaps;
+  out.requests = f.requests;
+  out.requests_detected = f.requests_detected;
+  out.wall_share = f.wall_share;
+  out.shape = std::string(detect::to_string(f.shape));
+  out.log10_p = f.log10_p;
+  out.log10_p_per_request = f.log10_p_per_request;
+  out.log10_p_pooled = f.log10_p_pooled;
+  out.significance = suspect.significance;
+  out.top_request = f.top_request;
+  out.top_request_members = f.top_request_members;
+  out.top_request_gaps = f.top_request_gaps;
+  out.top_request_share = f.top_request_share;
+  if (suspect.satellite) {
+    out.satellite_ms = suspect.satellite->centre_ns / 1e6;
+    out.satellite_gaps = suspect.satellite->gaps;
+  }
+
+  const catalog::CauseMatch& best = suspect.best;
+  if (best.cause == nullptr) {
+    out.cause = "unknown";
+    out.title = "Unexplained regular gap";
+    out.summary = "A tight, statistically significant gap mode that matches no cause in the catalog.";
+  } else {
+    const catalog::Cause& cause = *best.cause;
+    out.cause = cause.id;
+    out.title = cause.title;
+    out.summary = cause.summary;
+    out.value_match = best.value_match;
+    out.shape_factor = best.shape_factor;
+    out.evidence_score = best.evidence;
+    if (best.delay) {
+      out.delay_value_ms = best.delay->value_ms;
+      out.delay_tolerance_ms = best.delay->tolerance_ms;
+      out.delay_label = best.delay->label;
+      out.implies = best.delay->implies;
+    }
+    for (const catalog::EvidenceHit& hit : best.hits) {
+      out.evidence.push_back({hit.pattern->regex.pattern(), scope_name(hit.pattern->scope), hit.pattern->meaning,
+                              hit.pattern->weight, hit.hits, hit.samples});
+    }
+    out.confirm = cause.confirm;
+    out.fix = cause.fix;
+    out.references = cause.references;
+  }
+  for (const catalog::CauseMatch& alternative : suspect.alternatives) {
+    out.alternatives.push_back({alternative.cause->id, alternative.cause->title, alternative.confidence});
+  }
+  for (const stats::GapSample& sample : f.samples) {
+    if (out.examples.size() >= results.max_examples) break;
+    GapExample example;
+    example.request = sample.stream;
+    example.gap_ms = static_cast<double>(sample.gap) / 1e6;
+    for (const stats::EvidenceLine& line : sample.before) example.before.push_back(make_line(line, *results.sources));
+    example.after = make_line(sample.after, *results.sources);
+    out.examples.push_back(std::move(example));
+  }
+  return out;
+}
+
+}  // namespace
+
+Report build_report(const RunResults& results) {
+  Report report;
+  report.tool_version = GAPSCAN_VERSION;
+  report.likely_threshold = catalog::k_likely_confidence;
+  int rank = 0;
+  for (const catalog::Suspect& suspect : *results.suspects) report.findings.push_back(make_finding(suspect, ++rank, results));
+
+  const parse::LineAccount& lines = *results.lines;
+  report.lines.lines = lines.lines;
+  report.lines.records = lines.records;
+  report.lines.continuation = lines.continuation;
+  report.lines.blank = lines.blank;
+  report.lines.unparsed = lines.unparsed;
+  report.lines.truncated = lines.truncated;
+  report.lines.by_format = lines.by_format;
+  for (const parse::UnparsedExample& example : lines.examples) {
+    report.lines.unparsed_examples.push_back(
+        {fmt::format("{}:{}", results.sources->name(example.location.source), example.location.line), example.text,
+         example.reason});
+  }
+  report.inputs = results.inputs;
+
+  const detect::DetectionSummary& detection = *results.detection;
+  report.analysis.streams = results.grouping->streams;
+  report.analysis.windows = detection.windows;
+  report.analysis.keyed_windows = detection.keyed_windows;
+  report.analysis.windows_tested = detection.windows_scanned;
+  report.analysis.gaps = detection.gaps;
+  report.analysis.zero_gaps = detection.zero_gaps;
+  report.analysis.out_of_order = detection.out_of_order;
+  report.analysis.resolution_ms = static_cast<double>(detection.typical_resolution) / 1e6;
+  report.analysis.pooled_test = detection.pooled_test_run;
+  report.analysis.idle_closed = results.grouping->idle_closed;
+  report.analysis.early_flushes = results.grouping->early_flushes;
+
+  report.catalog_origin = results.catalog->origin;
+  report.catalog_causes = results.catalog->causes.size();
+  report.diagnostics = results.diagnostics;
+  return report;
+}
+
+}  // namespace gapscan::report

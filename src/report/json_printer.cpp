@@ -1,0 +1,129 @@
+#include <gapscan/report/printers.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+namespace gapscan::report {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+/// Rounds for stable, readable output (the JSON is compared as data by tests and tools).
+double round_to(double value, int digits) {
+  const double scale = std::pow(10.0, digits);
+  return std::round(value * scale) / scale;
+}
+
+Json line_json(const LineRef& line) { return Json{{"where", line.where}, {"text", line.text}}; }
+
+Json finding_json(const Finding& f) {
+  Json j;
+  j["rank"] = f.rank;
+  j["cause"] = f.cause;
+  j["title"] = f.title;
+  j["confidence"] = round_to(f.confidence, 4);
+  j["likely"] = f.likely;
+  j["interval_ms"] = round_to(f.interval_ms, 4);
+  j["interval_lo_ms"] = round_to(f.interval_lo_ms, 4);
+  j["interval_hi_ms"] = round_to(f.interval_hi_ms, 4);
+  j["rel_width"] = round_to(f.rel_width, 5);
+  j["gaps"] = f.gaps;
+  j["requests"] = f.requests;
+  j["requests_detected"] = f.requests_detected;
+  j["wall_share"] = round_to(f.wall_share, 4);
+  j["shape"] = f.shape;
+  j["log10_p"] = round_to(f.log10_p, 2);
+  j["log10_p_per_request"] = round_to(f.log10_p_per_request, 2);
+  j["log10_p_pooled"] = round_to(f.log10_p_pooled, 2);
+  j["significance"] = round_to(f.significance, 4);
+  j["rank_score"] = round_to(f.rank_score, 4);
+  if (f.delay_value_ms) {
+    j["delay"] = Json{{"value_ms", *f.delay_value_ms},
+                      {"tolerance_ms", *f.delay_tolerance_ms},
+                      {"label", f.delay_label},
+                      {"implies", f.implies}};
+  } else {
+    j["delay"] = nullptr;
+  }
+  j["match"] = Json{{"value", round_to(f.value_match, 4)},
+                    {"shape", round_to(f.shape_factor, 4)},
+                    {"evidence", round_to(f.evidence_score, 4)}};
+  j["satellite"] = f.satellite_ms ? Json{{"interval_ms", round_to(*f.satellite_ms, 4)}, {"gaps", f.satellite_gaps}} : Json();
+  j["top_request"] = Json{{"id", f.top_request},
+                          {"members", f.top_request_members},
+                          {"gaps", f.top_request_gaps},
+                          {"wall_share", round_to(f.top_request_share, 4)}};
+  Json evidence = Json::array();
+  for (const EvidenceResult& e : f.evidence) {
+    evidence.push_back(Json{{"pattern", e.pattern}, {"scope", e.scope}, {"meaning", e.meaning},
+                            {"weight", e.weight}, {"hits", e.hits}, {"samples", e.samples}});
+  }
+  j["evidence"] = std::move(evidence);
+  Json examples = Json::array();
+  for (const GapExample& example : f.examples) {
+    Json before = Json::array();
+    for (const LineRef& line : example.before) before.push_back(line_json(line));
+    examples.push_back(Json{{"request", example.request}, {"gap_ms", round_to(example.gap_ms, 6)},
+                            {"before", std::move(before)}, {"after", line_json(example.after)}});
+  }
+  j["examples"] = std::move(examples);
+  j["confirm"] = f.confirm;
+  j["fix"] = f.fix;
+  j["references"] = f.references;
+  Json alternatives = Json::array();
+  for (const Alternative& a : f.alternatives) {
+    alternatives.push_back(Json{{"cause", a.cause}, {"title", a.title}, {"confidence", round_to(a.confidence, 4)}});
+  }
+  j["alternatives"] = std::move(alternatives);
+  return j;
+}
+
+}  // namespace
+
+std::string render_json(const Report& report) {
+  Json root;
+  root["version"] = k_json_version;
+  root["tool"] = Json{{"name", "gapscan"}, {"version", report.tool_version}};
+  root["likely_threshold"] = report.likely_threshold;
+  Json findings = Json::array();
+  for (const Finding& f : report.findings) findings.push_back(finding_json(f));
+  root["findings"] = std::move(findings);
+
+  const LineSummary& l = report.lines;
+  Json unparsed = Json::array();
+  for (const UnparsedLine& u : l.unparsed_examples) {
+    unparsed.push_back(Json{{"where", u.where}, {"reason", u.reason}, {"text", u.text}});
+  }
+  root["lines"] = Json{{"total", l.lines},         {"records", l.records}, {"continuation", l.continuation},
+                       {"blank", l.blank},         {"unparsed", l.unparsed}, {"truncated", l.truncated},
+                       {"by_format", l.by_format}, {"unparsed_examples", std::move(unparsed)}};
+  Json inputs = Json::array();
+  for (const Input& input : report.inputs) {
+    inputs.push_back(Json{{"name", input.name}, {"format", input.format}, {"lines", input.lines},
+                          {"bytes", input.bytes}, {"error", input.error.empty() ? Json() : Json(input.error)}});
+  }
+  root["inputs"] = std::move(inputs);
+  const Analysis& a = report.analysis;
+  root["analysis"] = Json{{"streams", a.streams},
+                          {"windows", a.windows},
+                          {"keyed_windows", a.keyed_windows},
+                          {"windows_tested", a.windows_tested},
+                          {"gaps", a.gaps},
+                          {"zero_gaps", a.zero_gaps},
+                          {"out_of_order", a.out_of_order},
+                          {"resolution_ms", a.resolution_ms},
+                          {"pooled_test", a.pooled_test},
+                          {"idle_closed", a.idle_closed},
+                          {"early_flushes", a.early_flushes}};
+  root["catalog"] = Json{{"origin", report.catalog_origin}, {"causes", report.catalog_causes}};
+  Json diagnostics = Json::array();
+  for (const Diagnostic& d : report.diagnostics) {
+    diagnostics.push_back(Json{{"severity", d.severity == Severity::error ? "error" : d.severity == Severity::warning ? "warning" : "note"},
+                               {"where", d.where}, {"message", d.message}, {"hint", d.hint}});
+  }
+  root["diagnostics"] = std::move(diagnostics);
+  return root.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace gapscan::report

@@ -1,0 +1,151 @@
+#include <gapscan/report/printers.hpp>
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace gapscan::report {
+namespace {
+
+/// A duration in the unit that reads best: µs below 1 ms, ms below 1 s, else s.
+std::string duration(double ms) {
+  if (ms < 1) return fmt::format("{:.1f} µs", ms * 1000);
+  if (ms < 10) return fmt::format("{:.2f} ms", ms);
+  if (ms < 1000) return fmt::format("{:.1f} ms", ms);
+  return fmt::format("{:.3f} s", ms / 1000);
+}
+
+/// 1234567 -> "1 234 567".
+std::string count(std::uint64_t n) {
+  std::string digits = std::to_string(n);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ' ';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string percent(double share) { return fmt::format("{:.1f} %", share * 100); }
+
+std::string p_value(double log10_p) {
+  if (log10_p >= -3) return fmt::format("p = {:.3g}", std::pow(10.0, log10_p));
+  if (log10_p <= -300) return "p < 1e-300";
+  return fmt::format("p = 1e{:.0f}", std::floor(log10_p));
+}
+
+void list(std::string& out, std::string_view heading, const std::vector<std::string>& items) {
+  if (items.empty()) return;
+  out += fmt::format("    {:<11}", heading);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    out += fmt::format("{}- {}\n", i == 0 ? "" : std::string(15, ' '), items[i]);
+  }
+}
+
+void print_finding(std::string& out, const Finding& f) {
+  out += fmt::format("#{}  {}\n", f.rank, f.title);
+  out += fmt::format("    {} · confidence {:.2f} · {}\n", f.likely ? "likely" : "possible", f.confidence, f.cause);
+  std::string interval = fmt::format("{} (80 % of gaps in {}–{})", duration(f.interval_ms), duration(f.interval_lo_ms),
+                                     duration(f.interval_hi_ms));
+  if (f.satellite_ms) interval += fmt::format(", satellite at {} ({} gaps)", duration(*f.satellite_ms), count(f.satellite_gaps));
+  out += fmt::format("    {:<11}{}\n", "Interval", interval);
+  out += fmt::format("    {:<11}{} gaps in {} request{} ({}); {} of those requests' wall time\n", "Seen", count(f.gaps),
+                     count(f.requests), f.requests == 1 ? "" : "s", f.shape, percent(f.wall_share));
+  if (f.top_request_members > 0) {
+    out += fmt::format("    {:<11}{}: {} of its {} gaps, {} of its wall time\n", "Worst",
+                       f.top_request.empty() ? std::string("whole input") : "request " + f.top_request,
+                       count(f.top_request_members), count(f.top_request_gaps), percent(f.top_request_share));
+  }
+  std::string strength;
+  if (f.log10_p_per_request < 0) strength += p_value(f.log10_p_per_request) + fmt::format(" in the requests' own tests ({} of {})", count(f.requests_detected), count(f.requests));
+  if (f.log10_p_pooled < 0) strength += (strength.empty() ? "" : "; ") + p_value(f.log10_p_pooled) + " pooled over all requests";
+  out += fmt::format("    {:<11}{}\n", "Strength", strength);
+  if (!f.implies.empty()) out += fmt::format("    {:<11}{}\n", "Implies", f.implies);
+  if (!f.delay_label.empty()) {
+    out += fmt::format("    {:<11}{} (catalog value {} ± {})\n", "Matches", f.delay_label, duration(*f.delay_value_ms),
+                       duration(*f.delay_tolerance_ms));
+  }
+  bool first = true;
+  for (const EvidenceResult& e : f.evidence) {
+    if (e.hits == 0) continue;
+    out += fmt::format("    {:<11}{}: {} of {} example gaps\n", first ? "Evidence" : "", e.meaning, e.hits, e.samples);
+    first = false;
+  }
+  if (first && !f.evidence.empty()) out += fmt::format("    {:<11}none of the catalog's evidence patterns matched the lines around the gaps\n", "Evidence");
+  for (std::size_t i = 0; i < f.examples.size() && i < 1; ++i) {
+    const GapExample& example = f.examples[i];
+    out += fmt::format("    Typical gap{}:\n", example.request.empty() ? "" : " (request " + example.request + ")");
+    for (const LineRef& line : example.before) out += fmt::format("      {}  {}\n", line.where, line.text);
+    out += fmt::format("      {:>{}}  ↓ {}\n", "", example.before.empty() ? 0 : example.before.back().where.size(),
+                       duration(example.gap_ms));
+    out += fmt::format("      {}  {}\n", example.after.where, example.after.text);
+  }
+  list(out, "Confirm", f.confirm);
+  list(out, "Fix", f.fix);
+  list(out, "References", f.references);
+  if (!f.alternatives.empty()) {
+    std::string also;
+    for (const Alternative& a : f.alternatives) {
+      also += fmt::format("{}{} ({:.2f})", also.empty() ? "" : ", ", a.cause, a.confidence);
+    }
+    out += fmt::format("    {:<11}{}\n", "Also fits", also);
+  }
+  out += "\n";
+}
+
+}  // namespace
+
+std::string render_text(const Report& report) {
+  std::string out;
+  std::size_t likely = 0;
+  for (const Finding& f : report.findings) likely += f.likely ? 1 : 0;
+
+  if (likely == 0) {
+    out += "Nothing characteristic found: no suspected cause reaches confidence "
+           + fmt::format("{:.1f}.\n", report.likely_threshold);
+    if (report.findings.empty()) {
+      out += "No significant gap mode in any request or across requests.\n";
+    }
+    out += "\n";
+  } else {
+    out += fmt::format("Suspected causes, most likely first ({} likely)\n\n", likely);
+    for (const Finding& f : report.findings) {
+      if (f.likely) print_finding(out, f);
+    }
+  }
+  if (likely < report.findings.size()) {
+    out += "Other significant gap modes (below confidence " + fmt::format("{:.1f}", report.likely_threshold) + ")\n";
+    out += fmt::format("  {:>4}  {:>12}  {:>9}  {:>8}  {:>6}  {:>10}  {}\n", "rank", "interval", "gaps", "requests",
+                       "wall", "confidence", "cause");
+    for (const Finding& f : report.findings) {
+      if (f.likely) continue;
+      out += fmt::format("  {:>4}  {:>12}  {:>9}  {:>8}  {:>6}  {:>10.2f}  {}\n", f.rank, duration(f.interval_ms),
+                         count(f.gaps), count(f.requests), percent(f.wall_share), f.confidence, f.cause);
+    }
+    out += "\n";
+  }
+
+  const LineSummary& lines = report.lines;
+  out += fmt::format("Lines      {} read: {} records, {} continuation, {} blank, {} unparsed", count(lines.lines),
+                     count(lines.records), count(lines.continuation), count(lines.blank), count(lines.unparsed));
+  if (lines.truncated > 0) out += fmt::format(", {} cut at 16 MiB", count(lines.truncated));
+  out += "\n";
+  for (const UnparsedLine& u : lines.unparsed_examples) {
+    out += fmt::format("           unparsed {}: {} — {}\n", u.where, u.reason, u.text);
+  }
+  for (const Input& input : report.inputs) {
+    out += fmt::format("Input      {}  {}  {} lines, {} bytes{}\n", input.name, input.format, count(input.lines),
+                       count(input.bytes), input.error.empty() ? "" : "  (stopped early: " + input.error + ")");
+  }
+  const Analysis& a = report.analysis;
+  out += fmt::format("Analysis   {} streams ({} windows, {} with a request id, {} tested on their own); {} gaps",
+                     count(a.streams), count(a.windows), count(a.keyed_windows), count(a.windows_tested), count(a.gaps));
+  if (a.zero_gaps > 0) out += fmt::format(", {} zero", count(a.zero_gaps));
+  if (a.out_of_order > 0) out += fmt::format(", {} lines out of order", count(a.out_of_order));
+  out += fmt::format("; timestamp resolution {}; pooled test {}\n", duration(a.resolution_ms),
+                     a.pooled_test ? "run" : "not run (fewer than 20 streams)");
+  out += fmt::format("Catalog    {}, {} causes\n", report.catalog_origin, report.catalog_causes);
+  return out;
+}
+
+}  // namespace gapscan::report

@@ -1,0 +1,106 @@
+#include <gapscan/stats/gap_pool.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace gapscan::stats {
+namespace {
+
+EvidenceLine make_line(const stream::StreamWindow& window, const stream::Entry& entry) {
+  return EvidenceLine{entry.location, std::string(window.line_text(entry))};
+}
+
+}  // namespace
+
+GapPool::GapPool()
+    : m_gaps(k_fine_bits), m_support(k_fine_bits), m_samples(LogHistogram(k_coarse_bits).size()),
+      m_span(m_samples.size(), 0.0) {}
+
+void GapPool::add(const stream::StreamWindow& window, const GapSeries& series) {
+  ++m_windows;
+  m_gap_count += series.gaps.size();
+  m_zero_gaps += series.zero_gaps;
+  m_out_of_order += series.out_of_order;
+  if (!series.gaps.empty()) m_resolutions[series.resolution] += series.gaps.size();
+
+  m_touched.clear();
+  m_touched_coarse.clear();
+  for (const Gap& gap : series.gaps) {
+    const auto value = static_cast<std::uint64_t>(std::llround(std::max(1.0, gap.value)));
+    const std::size_t index = m_gaps.index_of(value);
+    m_gaps.add_at(index);
+    m_touched.push_back(index);
+
+    // Reservoir of examples per coarse bin: keep the samples with the smallest hashes, which
+    // is deterministic and independent of the order in which windows arrive.
+    const auto& entries = window.entries;
+    const stream::Entry& after = entries[series.order[gap.after]];
+    const std::uint64_t hash = location_hash(after.location);
+    const std::size_t coarse = LogHistogram::index_of(value, k_coarse_bits);
+    if (m_touched_coarse.empty() || m_touched_coarse.back() != coarse) m_touched_coarse.push_back(coarse);
+    Reservoir& reservoir = m_samples[coarse];
+    auto by_hash = [](const GapSample& a, const GapSample& b) { return a.hash < b.hash; };
+    if (reservoir.items.size() >= k_samples_per_bin) {
+      if (reservoir.largest_hash <= hash) continue;
+      reservoir.items.erase(std::max_element(reservoir.items.begin(), reservoir.items.end(), by_hash));
+    }
+    GapSample sample;
+    sample.hash = hash;
+    sample.gap = gap.raw;
+    sample.stream = std::string(window.key.substr(0, 64));
+    for (std::uint32_t back = 2; back >= 1; --back) {
+      if (gap.after >= back) sample.before.push_back(make_line(window, entries[series.order[gap.after - back]]));
+    }
+    sample.after = make_line(window, after);
+    reservoir.items.push_back(std::move(sample));
+    if (reservoir.items.size() >= k_samples_per_bin) {
+      reservoir.largest_hash =
+          std::max_element(reservoir.items.begin(), reservoir.items.end(), by_hash)->hash;
+    }
+  }
+  std::sort(m_touched.begin(), m_touched.end());
+  m_touched.erase(std::unique(m_touched.begin(), m_touched.end()), m_touched.end());
+  for (std::size_t index : m_touched) m_support.add_at(index);
+  std::sort(m_touched_coarse.begin(), m_touched_coarse.end());
+  m_touched_coarse.erase(std::unique(m_touched_coarse.begin(), m_touched_coarse.end()), m_touched_coarse.end());
+  for (std::size_t index : m_touched_coarse) m_span[index] += static_cast<double>(series.span);
+}
+
+double GapPool::span_between(double lo, double hi) const {
+  const auto first = LogHistogram::index_of(static_cast<std::uint64_t>(std::max(1.0, lo)), k_coarse_bits);
+  const auto last = LogHistogram::index_of(static_cast<std::uint64_t>(std::max(1.0, hi)), k_coarse_bits);
+  double largest = 0;
+  for (std::size_t bin = first; bin <= last && bin < m_span.size(); ++bin) largest = std::max(largest, m_span[bin]);
+  return largest;
+}
+
+std::vector<const GapSample*> GapPool::samples_between(double lo, double hi, double centre) const {
+  std::vector<const GapSample*> found;
+  const auto first = LogHistogram::index_of(static_cast<std::uint64_t>(std::max(1.0, lo)), k_coarse_bits);
+  const auto last = LogHistogram::index_of(static_cast<std::uint64_t>(std::max(1.0, hi)), k_coarse_bits);
+  for (std::size_t bin = first; bin <= last && bin < m_samples.size(); ++bin) {
+    for (const GapSample& sample : m_samples[bin].items) {
+      const auto gap = static_cast<double>(sample.gap);
+      if (gap >= lo && gap <= hi) found.push_back(&sample);
+    }
+  }
+  std::sort(found.begin(), found.end(), [centre](const GapSample* a, const GapSample* b) {
+    const double da = std::abs(static_cast<double>(a->gap) - centre);
+    const double db = std::abs(static_cast<double>(b->gap) - centre);
+    return da != db ? da < db : a->hash < b->hash;
+  });
+  return found;
+}
+
+DurationNs GapPool::typical_resolution() const {
+  std::uint64_t total = 0;
+  for (const auto& [resolution, count] : m_resolutions) total += count;
+  std::uint64_t seen = 0;
+  for (const auto& [resolution, count] : m_resolutions) {
+    seen += count;
+    if (2 * seen >= total) return resolution;
+  }
+  return 1;
+}
+
+}  // namespace gapscan::stats
