@@ -198,8 +198,10 @@ std::optional<Cause> parse_cause(std::string_view text, const std::string& name,
   for (const toml::table* table : check.tables(root, "delay")) {
     check.check_keys(*table, k_delay_keys, "[[delay]]");
     DelayWindow delay;
-    delay.value_ms = check.number(*table, "value_ms", *table).value_or(0);
-    delay.tolerance_ms = check.number(*table, "tolerance_ms", *table).value_or(0);
+    const auto value = check.number(*table, "value_ms", *table);
+    const auto tolerance = check.number(*table, "tolerance_ms", *table);
+    delay.value_ms = value.value_or(1);
+    delay.tolerance_ms = tolerance.value_or(1);
     delay.label = check.string(*table, "label", *table);
     delay.implies = check.string(*table, "implies", *table);
     delay.satellite_ms = check.number(*table, "satellite_ms", *table, false);

@@ -3,13 +3,15 @@
 // Per window (a request, or a slice of a whole-input stream) as it closes:
 //   1. stats::build_gap_series: gaps in time order, dequantised by the timestamp resolution.
 //   2. The gaps go into the GapPool (pooled histograms, example reservoir).
-//   3. scan_modes on z = ln(gap) against the request's own background (mode_scan.hpp).
+//   3. scan_modes on z = ln(gap) against the request's own background (mode_scan.hpp, with
+//      half of the window's own points kept in its background: calibrated in the tests).
 //      Each accepted mode with >= min_members gaps and a relative width <= max_rel_width
 //      joins the cluster of modes with a centre within 2 % (ln distance 0.02), or starts one.
 // At the end:
 //   4. Pooled test: scan_modes over the request-support histogram (one point per 0.1 % bin,
 //      weighted by the number of requests with a gap in it) with a fixed bandwidth of 0.3 in
-//      z, enrichment >= 2, then a CFAR check against the 6-30 % annulus (p <= alpha).
+//      z, enrichment >= 2, then a CFAR check against the 6-30 % annulus (p <= alpha) so that
+//      a lumpy but smooth-on-average background does not count as a mode.
 //   5. Findings: one per cluster; a pooled mode that overlaps a cluster strengthens it, one
 //      that overlaps none becomes a finding of its own (typically one gap per request, e.g.
 //      a 5 s timeout once in many requests).

@@ -153,7 +153,8 @@ std::vector<ScanMode> scan_modes(std::vector<ScanPoint> points, const ScanOption
         } else {
           inside = count * background.kernel(0) * (1 - w * w / (6 * bandwidth * bandwidth));
         }
-        const double lambda = std::max(k_lambda_floor, 2 * w * (background.at(centre) - inside));
+        const double lambda =
+            std::max(k_lambda_floor, 2 * w * (background.at(centre) - (1 - options.self_weight) * inside));
         if (count < options.min_enrichment * lambda) continue;
         if (log_poisson_tail_bound(lambda, count) >= best.log_p) continue;
         const double log_p = log_poisson_tail(lambda, count);
@@ -164,21 +165,26 @@ std::vector<ScanMode> scan_modes(std::vector<ScanPoint> points, const ScanOption
     }
     if (best.scale < 0 || best.log_p > log_alpha) break;
 
-    // Correct for the windows tested: Bonferroni first, the discrete union bound if needed.
+    // Correct for the windows tested. Windows slide continuously over the data, so a cluster
+    // of k points can be caught by about (k - lambda) distinct positions per window length
+    // (Naus's scan-statistic approximation): the multiplicity of a scale is
+    // (range / window length) x max(1, k - lambda). Bonferroni first; where that is not
+    // enough, the discrete union bound over the same windows (Tarone).
     const double range = points.back().z - points.front().z;
+    const double shift_factor = std::max(1.0, best.count - best.expected);
     double windows = 0;
-    for (double w : scale_log) windows += std::ceil((range + 2 * w) / w);
-    double log_p_global = best.log_p + std::log(windows);
+    for (double w : scale_log) windows += std::max(1.0, (range + 2 * w) / (2 * w));
+    double log_p_global = best.log_p + std::log(windows * shift_factor);
     if (log_p_global > log_alpha) {
       double ratio_sum = 0;  // sum of P_j / p_local
       for (double w : scale_log) {
         const double start = points.front().z - w;
-        const auto count = static_cast<std::size_t>(std::ceil((range + 2 * w) / w));
+        const auto count = static_cast<std::size_t>(std::ceil((range + 2 * w) / (2 * w)));
         for (std::size_t j = 0; j <= count; ++j) {
-          const double centre = start + static_cast<double>(j) * w;
+          const double centre = start + static_cast<double>(j) * 2 * w;
           const double lambda = std::max(k_lambda_floor, 2 * w * background.at(centre));
           const double k_star = critical_count(lambda, best.log_p);
-          ratio_sum += std::exp(log_poisson_tail(lambda, k_star) - best.log_p);
+          ratio_sum += std::max(1.0, k_star - lambda) * std::exp(log_poisson_tail(lambda, k_star) - best.log_p);
         }
       }
       log_p_global = std::min(log_p_global, best.log_p + std::log(std::max(1.0, ratio_sum)));
@@ -226,7 +232,7 @@ double cfar_p_value(const std::vector<ScanPoint>& points, double z_lo, double z_
   double variance = 0;
   for (double r : reference) variance += (r - mean) * (r - mean);
   const double sd = std::sqrt(variance / 11);
-  const double scale = std::max({sd, std::sqrt(mean), 1e-9});
+  const double scale = std::max({sd, std::sqrt(mean), 1.0});  // at least one count of noise
   return student_t_upper_tail((count - mean) / scale, 11);
 }
 

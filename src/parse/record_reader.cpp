@@ -40,9 +40,19 @@ void RecordReader::detect(const std::vector<std::string>& sample) {
       if (m_candidates[i].parser->parse(line, scratch) == ParseStatus::parsed) ++hits[i];
     }
   }
-  const auto best = std::max_element(hits.begin(), hits.end());  // first of equals wins
-  if (best == hits.end() || *best == 0) return;
-  const auto index = static_cast<std::size_t>(best - hits.begin());
+  // The specific format with the most hits wins (the first of equals), unless a generic
+  // format parses more than twice as many lines.
+  std::size_t best_specific = m_candidates.size(), best_generic = m_candidates.size();
+  for (std::size_t i = 0; i < m_candidates.size(); ++i) {
+    std::size_t& best = m_candidates[i].info->generic ? best_generic : best_specific;
+    if (hits[i] > 0 && (best == m_candidates.size() || hits[i] > hits[best])) best = i;
+  }
+  std::size_t index = best_specific;
+  if (index == m_candidates.size() ||
+      (best_generic < m_candidates.size() && hits[best_generic] > 2 * hits[best_specific])) {
+    index = best_generic;
+  }
+  if (index == m_candidates.size()) return;
   std::rotate(m_candidates.begin(), m_candidates.begin() + static_cast<std::ptrdiff_t>(index),
               m_candidates.begin() + static_cast<std::ptrdiff_t>(index) + 1);
   m_detected = true;

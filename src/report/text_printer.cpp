@@ -143,7 +143,7 @@ std::string render_text(const Report& report) {
   if (a.zero_gaps > 0) out += fmt::format(", {} zero", count(a.zero_gaps));
   if (a.out_of_order > 0) out += fmt::format(", {} lines out of order", count(a.out_of_order));
   out += fmt::format("; timestamp resolution {}; pooled test {}\n", duration(a.resolution_ms),
-                     a.pooled_test ? "run" : "not run (fewer than 20 streams)");
+                     a.pooled_test ? "run" : "not run (fewer than 5 streams)");
   out += fmt::format("Catalog    {}, {} causes\n", report.catalog_origin, report.catalog_causes);
   return out;
 }

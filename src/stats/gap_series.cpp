@@ -48,7 +48,10 @@ GapSeries build_gap_series(const stream::StreamWindow& window) {
   if (divisor == 0) divisor = k_ns_per_s;
   std::int64_t nominal = 1;
   for (int i = digits; i < 9; ++i) nominal *= 10;
-  series.resolution = n >= 16 ? std::max(divisor, nominal) : nominal;
+  // Loggers tick in powers of ten; a gcd such as 7 ms only means the lines were regular.
+  std::int64_t decimal = 1;
+  while (decimal < k_ns_per_s && divisor % (decimal * 10) == 0) decimal *= 10;
+  series.resolution = n >= 16 ? std::max(decimal, nominal) : nominal;
 
   series.span = entries[series.order.back()].time - entries[series.order.front()].time;
   series.gaps.reserve(n - 1);

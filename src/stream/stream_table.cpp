@@ -11,6 +11,7 @@ struct StreamTable::Stream {
   SourceId input = 0;
   std::uint64_t order = 0;  // first appearance, for a deterministic finish()
   std::uint32_t window_index = 0;
+  bool only_carried = false;  // the single entry is the last one of the previous window
   TimeNs last_time = 0;
   std::vector<Entry> entries;
   std::string text;
@@ -76,6 +77,7 @@ void StreamTable::add(const parse::Record& record, std::string_view raw_line, co
   entry.time_digits = record.time_digits;
   stream.text.append(kept);
   stream.entries.push_back(entry);
+  stream.only_carried = false;
   stream.last_time = record.time;
   ++m_buffered;
   m_stats.peak_buffered = std::max(m_stats.peak_buffered, m_buffered);
@@ -86,11 +88,14 @@ void StreamTable::add(const parse::Record& record, std::string_view raw_line, co
 
 void StreamTable::emit(Stream& stream, bool last) {
   if (stream.entries.empty()) return;
+  if (stream.only_carried) {  // nothing new since the last window
+    m_buffered -= last ? stream.entries.size() : 0;
+    return;
+  }
   StreamWindow window;
   window.key = stream.keyed ? std::string_view(stream.key) : std::string_view();
   window.input = stream.input;
   window.window_index = stream.window_index++;
-  window.last = last;
   window.entries = stream.entries;
   window.text = stream.text;
   ++m_stats.windows;
@@ -105,6 +110,7 @@ void StreamTable::emit(Stream& stream, bool last) {
   carried.text_offset = 0;
   stream.text = std::move(carried_text);
   stream.entries.push_back(carried);
+  stream.only_carried = true;
   ++m_buffered;
 }
 

@@ -38,6 +38,10 @@ struct ScanOptions {
   double resolution_ns = 1;                          ///< a window is never narrower than 2 × this
   double bandwidth = 0;                              ///< 0: self rule; else the fixed bandwidth in z
   double min_enrichment = 1;                         ///< also require C >= this × lambda
+  /// Share of the window's own points kept in its background: 0 is a leave-window-out KDE,
+  /// 1 the full KDE. Leaving the points out underestimates the background in sparse tails
+  /// (anti-conservative); keeping all of them hides broad modes a little (conservative).
+  double self_weight = 0.5;
 };
 
 struct ScanMode {
@@ -53,7 +57,7 @@ struct ScanMode {
 std::vector<ScanMode> scan_modes(std::vector<ScanPoint> points, const ScanOptions& options);
 
 /// CFAR check of one window against 12 reference cells in the 6-30 % annulus around it:
-/// t = (C - mean_ref) / max(sd_ref, sqrt(mean_ref)), p from Student's t with 11 degrees of
+/// t = (C - mean_ref) / max(sd_ref, sqrt(mean_ref), 1), p from Student's t with 11 degrees of
 /// freedom. `points` must be sorted by z. Returns the one-sided p-value.
 double cfar_p_value(const std::vector<ScanPoint>& points, double z_lo, double z_hi);
 

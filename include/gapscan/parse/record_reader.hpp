@@ -48,8 +48,9 @@ class RecordReader {
  public:
   explicit RecordReader(ReaderOptions options);
 
-  /// Chooses the format that parses most of `sample` (the input's first lines); ties go to
-  /// the earlier, more specific format. Without a call, every format is tried per line.
+  /// Chooses the format that parses most of `sample` (the input's first lines): the specific
+  /// format with the most hits (ties to the earlier one), unless a generic format parses more
+  /// than twice as many. Without a call, every format is tried per line.
   void detect(const std::vector<std::string>& sample);
 
   /// Name of the detected format, or "none".

@@ -27,8 +27,9 @@ struct GapSeries {
 };
 
 /// Sorts the window's entries by time (stably), counts out-of-order lines and zero gaps,
-/// estimates the resolution (exact gcd of the sub-second parts, confirmed by the digits the
-/// logger wrote) and computes the gaps.
+/// estimates the resolution (the largest power of ten dividing the exact gcd of the
+/// sub-second parts when there are at least 16 lines, never finer than the digits the logger
+/// wrote) and computes the gaps.
 GapSeries build_gap_series(const stream::StreamWindow& window);
 
 /// A deterministic value in [0, 1) from a line location (splitmix64); used for

@@ -29,7 +29,6 @@ struct StreamWindow {
   std::string_view key;           ///< request id; empty for a whole-input stream
   SourceId input = 0;             ///< the input of a whole-input stream (unused when keyed)
   std::uint32_t window_index = 0; ///< 0 for the first window of the stream
-  bool last = true;               ///< the stream ended with this window
   std::span<const Entry> entries; ///< arrival order
   std::string_view text;          ///< storage of the entries' line text
 

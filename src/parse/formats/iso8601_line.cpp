@@ -41,7 +41,7 @@ class Iso8601LineParser final : public LineParser {
 FormatInfo iso8601_line() {
   return {"iso8601", "Any line starting with an ISO-8601 timestamp; request id from reqId=, request_id=, rid=",
           "2026-11-29T21:03:04.123456Z level=info reqId=9c1f0d3e8a2b msg=\"cache write\" key=mywiki:k1",
-          [] { return std::unique_ptr<LineParser>(std::make_unique<Iso8601LineParser>()); }};
+          [] { return std::unique_ptr<LineParser>(std::make_unique<Iso8601LineParser>()); }, true};
 }
 
 }  // namespace gapscan::parse::formats

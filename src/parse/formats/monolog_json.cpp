@@ -49,22 +49,20 @@ class MonologJsonParser final : public LineParser {
     std::memcpy(m_buffer.data(), line.data(), line.size());
     std::memset(m_buffer.data() + line.size(), 0, simdjson::SIMDJSON_PADDING);
     od::document document;
-    if (m_parser.iterate(m_buffer.data(), line.size(), m_buffer.size()).get(document) != simdjson::SUCCESS) {
-      return fail("not valid JSON");
-    }
+    if (auto error = m_parser.iterate(m_buffer.data(), line.size(), m_buffer.size()).get(document)) return fail(error);
     od::object object;
-    if (document.get_object().get(object) != simdjson::SUCCESS) return fail("not a JSON object");
+    if (auto error = document.get_object().get(object)) return fail(error);
 
     std::string_view time_text, group, extra_group, context_group, message, channel, level;
     bool saw_time_key = false;
     for (auto field : object) {
       od::raw_json_string key;
-      if (field.key().get(key) != simdjson::SUCCESS) return fail("not valid JSON");
+      if (auto error = field.key().get(key)) return fail(error);
       od::value value = field.value();
       if (key == "datetime" || key == "@timestamp") {
         saw_time_key = true;
         od::json_type type;
-        if (value.type().get(type) != simdjson::SUCCESS) return fail("not valid JSON");
+        if (auto error = value.type().get(type)) return fail(error);
         if (type == od::json_type::string) {
           read_string(value, time_text);
         } else if (type == od::json_type::object) {  // Monolog 1: {"date": "...", "timezone": ...}
@@ -93,7 +91,10 @@ class MonologJsonParser final : public LineParser {
     }
     if (!saw_time_key) return ParseStatus::not_this_format;
     const auto time = parse_iso8601(time_text);
-    if (!time) return fail("datetime is not an ISO-8601 time");
+    if (!time) {
+      m_reason = "datetime is not an ISO-8601 time";
+      return ParseStatus::malformed;
+    }
     record.time = time->time;
     record.time_digits = time->digits;
     record.group = !group.empty() ? group : !extra_group.empty() ? extra_group : context_group;
@@ -106,14 +107,15 @@ class MonologJsonParser final : public LineParser {
   std::string_view reason() const override { return m_reason; }
 
  private:
-  ParseStatus fail(const char* reason) {
-    m_reason = reason;
+  ParseStatus fail(simdjson::error_code error) {
+    m_reason = "not valid JSON: ";
+    m_reason += simdjson::error_message(error);
     return ParseStatus::malformed;
   }
 
   od::parser m_parser;
   std::vector<char> m_buffer;
-  const char* m_reason = "";
+  std::string m_reason;
 };
 
 }  // namespace

@@ -1,0 +1,135 @@
+#include <gapscan/catalog/loader.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+using namespace gapscan;
+using namespace gapscan::catalog;
+
+namespace {
+
+const char* const k_valid = R"(id = "demo"
+title = "Demo cause"
+summary = "A demo."
+shapes = ["PER-OP"]
+evidence_weight = 0.5
+confirm = ["look"]
+fix = ["fix it"]
+references = ["nowhere"]
+
+[[delay]]
+value_ms = 44.0
+tolerance_ms = 0.5
+label = "HZ=250"
+implies = "the peer runs HZ=250"
+satellite_ms = 48.0
+compare = "upper"
+
+[[evidence]]
+pattern = 'memcached'
+scope = "before"
+weight = 0.5
+meaning = "a memcached line"
+
+[[example]]
+expect = "match"
+description = "d"
+log = "x"
+
+[[example]]
+expect = "no-match"
+description = "d"
+log = "y"
+)";
+
+std::vector<Diagnostic> errors_of(const std::string& text, const std::string& name = "patterns/demo.toml") {
+  std::vector<Diagnostic> diagnostics;
+  const auto cause = parse_cause(text, name, diagnostics);
+  CHECK_FALSE(cause.has_value());
+  return diagnostics;
+}
+
+std::string replace(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST_CASE("A valid catalog file loads with all its fields", "[catalog][loader]") {
+  std::vector<Diagnostic> diagnostics;
+  const auto cause = parse_cause(k_valid, "patterns/demo.toml", diagnostics);
+  REQUIRE(cause);
+  CHECK(diagnostics.empty());
+  CHECK(cause->id == "demo");
+  REQUIRE(cause->delays.size() == 1);
+  CHECK(cause->delays[0].value_ms == 44.0);
+  CHECK(cause->delays[0].compare_upper);
+  CHECK(cause->delays[0].satellite_ms == 48.0);
+  REQUIRE(cause->evidence.size() == 1);
+  CHECK(cause->evidence[0].scope == EvidenceScope::before);
+  CHECK(cause->examples.size() == 2);
+  CHECK(cause->examples[0].where == "patterns/demo.toml:24");
+}
+
+TEST_CASE("Broken catalog files give file:line errors", "[catalog][loader]") {
+  SECTION("TOML syntax") {
+    const auto d = errors_of(replace(k_valid, "value_ms = 44.0", "value_ms = = 44.0"));
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].where.rfind("patterns/demo.toml:11:", 0) == 0);
+  }
+  SECTION("unknown key with a suggestion") {
+    const auto d = errors_of(replace(k_valid, "tolerance_ms = 0.5", "tolerence_ms = 0.5"));
+    REQUIRE(d.size() == 2);  // the unknown key, then the missing one
+    CHECK(to_string(d[0]) ==
+          "patterns/demo.toml:12: error: unknown key 'tolerence_ms' in [[delay]] (did you mean 'tolerance_ms'?)");
+    CHECK(to_string(d[1]) == "patterns/demo.toml:10: error: missing key 'tolerance_ms'");
+  }
+  SECTION("bad regular expression") {
+    const auto d = errors_of(replace(k_valid, "pattern = 'memcached'", "pattern = '(?<=x)memcached'"));
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].where == "patterns/demo.toml:19");
+    CHECK(d[0].message.find("invalid regular expression") == 0);
+  }
+  SECTION("id and file name disagree") {
+    const auto d = errors_of(k_valid, "patterns/other.toml");
+    REQUIRE(d.size() == 1);
+    CHECK(to_string(d[0]) == "patterns/other.toml:1: error: id 'demo' does not match the file name (name the file demo.toml)");
+  }
+  SECTION("unknown shape") {
+    const auto d = errors_of(replace(k_valid, "[\"PER-OP\"]", "[\"PEROP\"]"));
+    REQUIRE(d.size() == 1);
+    CHECK(to_string(d[0]) == "patterns/demo.toml:4: error: unknown shape 'PEROP' (did you mean 'PER-OP'?)");
+  }
+  SECTION("examples must include a match and a no-match") {
+    const auto d = errors_of(replace(k_valid, "expect = \"no-match\"", "expect = \"match\""));
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].message.find("at least one [[example]]") != std::string::npos);
+  }
+}
+
+TEST_CASE("The built-in catalog loads without errors", "[catalog][loader]") {
+  std::vector<Diagnostic> diagnostics;
+  const auto catalog = load_builtin(diagnostics);
+  REQUIRE(catalog);
+  CHECK(diagnostics.empty());
+  CHECK(catalog->causes.size() >= 6);
+  bool noreply = false, write_write_read = false;
+  for (const Cause& cause : catalog->causes) {
+    noreply |= cause.id == "nagle_delack_noreply_pipeline";
+    write_write_read |= cause.id == "nagle_delack_write_write_read";
+  }
+  CHECK(noreply);
+  CHECK(write_write_read);
+}
+
+TEST_CASE("A folder of catalog files loads, and a broken one fails with its diagnostics", "[catalog][loader]") {
+  std::vector<Diagnostic> diagnostics;
+  CHECK(load_directory(GAPSCAN_SOURCE_DIR "/patterns", diagnostics));
+  CHECK(diagnostics.empty());
+  const auto missing = load_directory("/nonexistent/patterns", diagnostics);
+  REQUIRE_FALSE(missing);
+  CHECK(missing.error().where == "/nonexistent/patterns");
+}

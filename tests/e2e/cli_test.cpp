@@ -1,0 +1,87 @@
+// Command-line behaviour of the real binary: usage errors, bad inputs, closed pipes.
+
+#include "run_binary.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <fstream>
+
+using gapscan::testing::gapscan_command;
+using gapscan::testing::run_command;
+
+TEST_CASE("Version, help and the command table", "[e2e][cli]") {
+  CHECK(run_command(gapscan_command("--version")).out == "gapscan 0.1.0\n");
+  const auto help = run_command(gapscan_command("--help"));
+  CHECK(help.exit_code == 0);
+  CHECK(help.out.find("  patterns   check or list the cause catalog") != std::string::npos);
+  CHECK(run_command(gapscan_command("help scan")).out.find("--output") != std::string::npos);
+  CHECK(run_command(gapscan_command("formats")).out.find("mediawiki-line") == 0);
+}
+
+TEST_CASE("Usage errors exit 2 with a message", "[e2e][cli]") {
+  const auto bad = run_command(gapscan_command("--output yaml x.log"), true);
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.out == "gapscan: error: unknown output format 'yaml' (use text or json)\n");
+  const auto unknown = run_command(gapscan_command("--frobnicate"), true);
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.out.find("gapscan: error: unrecognised option '--frobnicate'") == 0);
+}
+
+TEST_CASE("A missing input is named, the others are still read, exit 1", "[e2e][cli]") {
+  const auto result = run_command(
+      gapscan_command("--output json /nonexistent/a.log " + std::string(GAPSCAN_SOURCE_DIR) + "/samples/memcached-nagle.log"));
+  CHECK(result.exit_code == 1);
+  const auto json = nlohmann::json::parse(result.out);
+  CHECK(json["diagnostics"][0]["where"] == "/nonexistent/a.log");
+  CHECK(json["findings"][0]["cause"] == "nagle_delack_noreply_pipeline");
+}
+
+TEST_CASE("Unparsed lines are counted and shown with file and line", "[e2e][cli]") {
+  const std::string path = "gapscan_cli_test_unparsed.log";
+  {
+    std::ofstream out(path);
+    out << "2026-11-29T10:00:00.000001Z reqId=a one\n"
+        << "this line is no log record\n"
+        << "2026-11-29T10:00:00.000002Z reqId=a two\n";
+  }
+  const auto result = run_command(gapscan_command("--output json " + path));
+  std::remove(path.c_str());
+  const auto json = nlohmann::json::parse(result.out);
+  CHECK(json["lines"]["total"] == 3);
+  CHECK(json["lines"]["records"] == 2);
+  CHECK(json["lines"]["unparsed"] == 1);
+  CHECK(json["lines"]["unparsed_examples"][0]["where"] == path + ":2");
+}
+
+TEST_CASE("A broken catalog folder is reported with file and line, exit 2", "[e2e][cli]") {
+  const std::string dir = "gapscan_cli_test_patterns";
+  std::system(("mkdir -p " + dir).c_str());
+  {
+    std::ofstream out(dir + "/broken.toml");
+    out << "id = \"broken\"\ntitle = [\n";
+  }
+  const auto check = run_command(gapscan_command("patterns check " + dir), true);
+  const auto scan = run_command(gapscan_command("--patterns " + dir + " /dev/null"), true);
+  std::system(("rm -rf " + dir).c_str());
+  CHECK(check.exit_code == 2);
+  CHECK(check.out.find("gapscan: " + dir + "/broken.toml:2:11: error: Error while parsing array") == 0);
+  CHECK(scan.exit_code == 2);
+  CHECK(scan.out.find(dir + "/broken.toml:2:11:") != std::string::npos);
+  CHECK(run_command(gapscan_command("patterns check")).out.find("built-in: ") == 0);
+}
+
+TEST_CASE("A closed output pipe ends the run quietly", "[e2e][cli]") {
+  const auto result = run_command(
+      gapscan_command(std::string(GAPSCAN_SOURCE_DIR) + "/samples/memcached-nagle.log") + " | head -c 10", true);
+  CHECK(result.exit_code == 0);
+  CHECK(result.out.size() == 10);
+}
+
+TEST_CASE("An empty input reports nothing characteristic", "[e2e][cli]") {
+  const auto result = run_command(gapscan_command("/dev/null"));
+  CHECK(result.exit_code == 0);
+  CHECK(result.out.find("Nothing characteristic found") == 0);
+  CHECK(result.out.find("Lines      0 read") != std::string::npos);
+}

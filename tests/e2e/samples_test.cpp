@@ -1,0 +1,74 @@
+// The first real diagnosis: the real binary on logs made by really running memcached with
+// php-memcached configured as MediaWiki's MemcachedPeclBagOStuff (samples/memcached-nagle/).
+
+#include "run_binary.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+using gapscan::testing::gapscan_command;
+using gapscan::testing::run_command;
+
+namespace {
+
+nlohmann::json scan_json(const std::string& file) {
+  const auto result = run_command(gapscan_command("--output json " + std::string(GAPSCAN_SOURCE_DIR) + "/" + file));
+  REQUIRE(result.exit_code == 0);
+  return nlohmann::json::parse(result.out);
+}
+
+}  // namespace
+
+TEST_CASE("Nagle on: the delayed-ACK cause is ranked first with this machine's 44 ms", "[e2e][samples]") {
+  const auto report = scan_json("samples/memcached-nagle.log");
+  REQUIRE_FALSE(report["findings"].empty());
+  const auto& top = report["findings"][0];
+  CHECK(top["rank"] == 1);
+  CHECK(top["cause"] == "nagle_delack_noreply_pipeline");
+  CHECK(top["confidence"].get<double>() >= 0.6);
+  CHECK(top["likely"] == true);
+  // The stall ends on the HZ=250 lattice value (40 ms + one 4 ms tick); work done between the
+  // noreply write and the read shortens the logged gap, so the mode is a band below 44 ms.
+  CHECK(top["delay"]["value_ms"] == 44.0);
+  CHECK(top["interval_hi_ms"].get<double>() == Approx(44.0).margin(0.5));
+  CHECK(top["interval_ms"].get<double>() > 40.0);
+  CHECK(top["interval_ms"].get<double>() < 44.5);
+  CHECK(top["requests"].get<int>() >= 35);
+  CHECK(top["gaps"].get<int>() >= 400);
+  CHECK(top["wall_share"].get<double>() > 0.5);
+  CHECK(report["lines"]["unparsed"] == 0);
+  CHECK(report["lines"]["total"] == report["lines"]["records"]);
+}
+
+TEST_CASE("Nagle off (TCP_NODELAY): no suspect reaches confidence 0.6", "[e2e][samples]") {
+  const auto report = scan_json("samples/memcached-nodelay.log");
+  for (const auto& finding : report["findings"]) {
+    INFO(finding["cause"] << " at " << finding["interval_ms"] << " ms");
+    CHECK(finding["confidence"].get<double>() < 0.6);
+  }
+  const auto text = run_command(gapscan_command(std::string(GAPSCAN_SOURCE_DIR) + "/samples/memcached-nodelay.log"));
+  CHECK(text.out.find("Nothing characteristic found") == 0);
+}
+
+TEST_CASE("The text report names the cause, the interval and what it implies", "[e2e][samples]") {
+  const auto result = run_command(gapscan_command(std::string(GAPSCAN_SOURCE_DIR) + "/samples/memcached-nagle.log"));
+  REQUIRE(result.exit_code == 0);
+  CHECK(result.out.find("#1  Nagle's algorithm × delayed ACK on fire-and-forget writes (memcached noreply)") !=
+        std::string::npos);
+  CHECK(result.out.find("CONFIG_HZ=250") != std::string::npos);
+  CHECK(result.out.find("Typical gap (request ") != std::string::npos);
+  CHECK(result.out.find("samples/memcached-nagle.log:") != std::string::npos);
+  CHECK(result.out.find("Lines      3 251 read: 3 251 records, 0 continuation, 0 blank, 0 unparsed") !=
+        std::string::npos);
+}
+
+TEST_CASE("Reading from stdin gives the same findings as reading the file", "[e2e][samples]") {
+  const std::string file = std::string(GAPSCAN_SOURCE_DIR) + "/samples/memcached-nagle.log";
+  const auto piped = run_command("cat " + file + " | " + gapscan_command("--output json -"));
+  REQUIRE(piped.exit_code == 0);
+  const auto from_pipe = nlohmann::json::parse(piped.out);
+  const auto from_file = scan_json("samples/memcached-nagle.log");
+  CHECK(from_pipe["findings"][0]["cause"] == from_file["findings"][0]["cause"]);
+  CHECK(from_pipe["findings"][0]["interval_ms"] == from_file["findings"][0]["interval_ms"]);
+  CHECK(from_pipe["findings"][0]["gaps"] == from_file["findings"][0]["gaps"]);
+}

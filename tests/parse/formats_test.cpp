@@ -1,0 +1,96 @@
+#include <gapscan/parse/format.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+using namespace gapscan;
+using namespace gapscan::parse;
+
+namespace {
+
+const FormatInfo& format_named(std::string_view name) {
+  for (const FormatInfo& info : builtin_formats()) {
+    if (info.name == name) return info;
+  }
+  FAIL("no format " << name);
+  throw;
+}
+
+/// Parses with a parser that stays alive until the next call, since a record's views may
+/// point into the parser's buffers.
+ParseStatus parse_with(std::string_view name, std::string_view line, Record& record) {
+  static std::unique_ptr<LineParser> parser;
+  parser = format_named(name).make_parser();
+  return parser->parse(line, record);
+}
+
+}  // namespace
+
+TEST_CASE("Every built-in format parses its own sample line", "[parse][formats]") {
+  for (const FormatInfo& info : builtin_formats()) {
+    INFO(info.name);
+    Record record;
+    CHECK(info.make_parser()->parse(info.sample, record) == ParseStatus::parsed);
+    CHECK(record.time > 0);
+  }
+}
+
+TEST_CASE("MediaWiki line format: the bracketed field is the request id", "[parse][formats]") {
+  Record record;
+  REQUIRE(parse_with("mediawiki-line",
+                     "2026-11-29 21:03:04.123456 [9c1f0d3e8a2b47c5a6d7e8f9] appserver1 mywiki 1.39.10 memcached "
+                     "DEBUG: MemcachedPeclBagOStuff debug: get(k) {\"class\":\"X\"}",
+                     record) == ParseStatus::parsed);
+  CHECK(record.group == "9c1f0d3e8a2b47c5a6d7e8f9");
+  CHECK(record.channel == "memcached");
+  CHECK(record.level == "DEBUG");
+  CHECK(record.message == "MemcachedPeclBagOStuff debug: get(k) {\"class\":\"X\"}");
+  CHECK(record.time_digits == 6);
+  CHECK(parse_with("mediawiki-line", "2026-11-29T21:03:04Z [x] a b c d E: m", record) == ParseStatus::not_this_format);
+  CHECK(parse_with("mediawiki-line", "2026-11-29 21:03:04 [x] a b c d lower: m", record) == ParseStatus::not_this_format);
+}
+
+TEST_CASE("Monolog line format: request id from extra", "[parse][formats]") {
+  Record record;
+  REQUIRE(parse_with("monolog-line",
+                     R"([2026-11-29T18:28:45.123456+09:00] memcached.WARNING: Lowered set() TTL {"cachekey":"k"} {"host":"web1","reqId":"3f9a"})",
+                     record) == ParseStatus::parsed);
+  CHECK(record.group == "3f9a");
+  CHECK(record.channel == "memcached");
+  CHECK(record.level == "WARNING");
+  REQUIRE(parse_with("monolog-line", "[2026-11-29 09:28:45] app.INFO: started [] []", record) == ParseStatus::parsed);
+  CHECK(record.group.empty());
+  CHECK(record.time_digits == 0);
+}
+
+TEST_CASE("Monolog JSON and Logstash JSON", "[parse][formats]") {
+  Record record;
+  REQUIRE(parse_with("monolog-json",
+                     R"({"message":"m","context":{},"level":300,"level_name":"WARNING","channel":"memcached","datetime":"2026-11-29T18:28:45.123456+09:00","extra":{"reqId":"abc"}})",
+                     record) == ParseStatus::parsed);
+  CHECK(record.group == "abc");
+  CHECK(record.message == "m");
+  CHECK(record.level == "WARNING");
+  REQUIRE(parse_with("monolog-json",
+                     R"({"@timestamp":"2026-11-29T09:28:45.123456+00:00","@version":1,"message":"x","channel":"c","level":"INFO","reqId":"def"})",
+                     record) == ParseStatus::parsed);
+  CHECK(record.group == "def");
+  CHECK(parse_with("monolog-json", R"({"message":"no time"})", record) == ParseStatus::not_this_format);
+  auto parser = format_named("monolog-json").make_parser();
+  CHECK(parser->parse(R"({"datetime":"2026-11-29T09:28:45Z", "message": )", record) == ParseStatus::malformed);
+  CHECK(parser->reason().rfind("not valid JSON", 0) == 0);
+  CHECK(parser->parse(R"({"datetime":"yesterday"})", record) == ParseStatus::malformed);
+  CHECK(parser->reason() == "datetime is not an ISO-8601 time");
+}
+
+TEST_CASE("Generic ISO-8601 lines with key=value request ids", "[parse][formats]") {
+  Record record;
+  REQUIRE(parse_with("iso8601", "2026-11-29T21:03:04.5Z level=info request_id=r-1 msg=\"x\"", record) ==
+          ParseStatus::parsed);
+  CHECK(record.group == "r-1");
+  REQUIRE(parse_with("iso8601", "[2026-11-29 21:03:04,123] INFO worker started", record) == ParseStatus::parsed);
+  CHECK(record.group.empty());
+  CHECK(record.message == "INFO worker started");
+  CHECK(parse_with("iso8601", "2026-11-29T21:03:04Zfoo", record) == ParseStatus::not_this_format);
+}

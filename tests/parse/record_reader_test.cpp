@@ -1,0 +1,61 @@
+#include <gapscan/parse/record_reader.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+using namespace gapscan;
+using namespace gapscan::parse;
+
+namespace {
+
+std::vector<LineClass> classify(RecordReader& reader, const std::vector<std::string>& lines) {
+  std::vector<LineClass> classes;
+  Record record;
+  std::uint64_t number = 0;
+  for (const std::string& line : lines) classes.push_back(reader.read(line, LineLocation{0, ++number, 0}, record));
+  return classes;
+}
+
+}  // namespace
+
+TEST_CASE("Format detection prefers the specific layout and every line is accounted for", "[parse][reader]") {
+  const std::vector<std::string> lines = {
+      "2026-11-29 21:03:04.000001 [r1] web1 wiki 1.39 memcached DEBUG: get(a)",
+      "2026-11-29 21:03:04.000002 [r1] web1 wiki 1.39 exception ERROR: boom",
+      "#0 /srv/mediawiki/includes/Foo.php(12): bar()",
+      "  thrown in Foo.php",
+      "",
+      "garbage that is no log line",
+      "2026-11-29T21:03:05Z reqId=r2 a generic line in the same file",
+  };
+  RecordReader reader(ReaderOptions{});
+  reader.detect(lines);
+  CHECK(reader.detected_format() == "mediawiki-line");
+  const auto classes = classify(reader, lines);
+  CHECK(classes == std::vector<LineClass>{LineClass::record, LineClass::record, LineClass::continuation,
+                                          LineClass::continuation, LineClass::blank, LineClass::unparsed,
+                                          LineClass::record});
+  const LineAccount account = reader.account();
+  CHECK(account.lines == 7);
+  CHECK(account.lines == account.records + account.continuation + account.blank + account.unparsed);
+  CHECK(account.by_format.at("mediawiki-line") == 2);
+  CHECK(account.by_format.at("iso8601") == 1);
+  REQUIRE(account.examples.size() == 1);
+  CHECK(account.examples[0].location.line == 6);
+  CHECK(account.examples[0].reason == "matches no known format");
+}
+
+TEST_CASE("A malformed JSON record is unparsed with its reason", "[parse][reader]") {
+  RecordReader reader(ReaderOptions{});
+  const auto classes = classify(reader, {R"({"datetime":"2026-11-29T21:03:04Z","message":"cut)"});
+  CHECK(classes == std::vector<LineClass>{LineClass::unparsed});
+  CHECK(reader.account().examples.at(0).reason.rfind("not valid JSON", 0) == 0);
+}
+
+TEST_CASE("Grouping 'none' drops request ids", "[parse][reader]") {
+  RecordReader reader(ReaderOptions{true});
+  Record record;
+  REQUIRE(reader.read("2026-11-29T21:03:05Z reqId=r2 x", LineLocation{}, record) == LineClass::record);
+  CHECK(record.group.empty());
+}

@@ -1,0 +1,102 @@
+#include <gapscan/stats/gap_pool.hpp>
+#include <gapscan/stats/gap_series.hpp>
+#include <gapscan/stats/log_histogram.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+using namespace gapscan;
+using namespace gapscan::stats;
+
+namespace {
+
+struct Window {
+  std::vector<stream::Entry> entries;
+  std::string text;
+  stream::StreamWindow view() const {
+    stream::StreamWindow window;
+    window.key = "req";
+    window.entries = entries;
+    window.text = text;
+    return window;
+  }
+  void add(TimeNs time, std::uint8_t digits, std::string line) {
+    stream::Entry entry;
+    entry.time = time;
+    entry.time_digits = digits;
+    entry.location = LineLocation{0, entries.size() + 1, 0};
+    entry.text_offset = static_cast<std::uint32_t>(text.size());
+    entry.text_length = static_cast<std::uint32_t>(line.size());
+    text += line;
+    entries.push_back(entry);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("LogHistogram bins are exact below 2^bits and at most 0.1 % wide above", "[stats]") {
+  LogHistogram h(10);
+  CHECK(h.index_of(0) == 0);
+  CHECK(h.index_of(1023) == 1023);
+  for (std::uint64_t v : {1024ull, 44'000'000ull, 5'000'000'000ull, (1ull << 62) + 12345}) {
+    const std::size_t i = h.index_of(v);
+    CHECK(h.lower(i) <= v);
+    CHECK(v < h.upper(i));
+    CHECK(static_cast<double>(h.upper(i) - h.lower(i)) / static_cast<double>(h.lower(i)) <= 1.0 / 1024);
+  }
+  h.add(44'000'000, 3);
+  LogHistogram other(10);
+  other.add(44'000'000);
+  h.merge(other);
+  CHECK(h.count(h.index_of(44'000'000)) == 4);
+  CHECK(h.total() == 4);
+}
+
+TEST_CASE("Gap series: time order, zero gaps, out-of-order lines, resolution", "[stats]") {
+  Window w;
+  w.add(1'000'000'000, 3, "a");
+  w.add(1'044'000'000, 3, "b");
+  w.add(1'030'000'000, 3, "c");  // out of order
+  w.add(1'044'000'000, 3, "d");  // zero gap after b
+  const GapSeries s = build_gap_series(w.view());
+  CHECK(s.out_of_order == 1);
+  CHECK(s.zero_gaps == 1);
+  CHECK(s.span == 44'000'000);
+  CHECK(s.resolution == 1'000'000);  // 3 digits written, too few lines to trust the gcd
+  REQUIRE(s.gaps.size() == 2);
+  CHECK(s.gaps[0].raw == 30'000'000);
+  CHECK(s.gaps[1].raw == 14'000'000);
+  for (const Gap& gap : s.gaps) CHECK(std::abs(gap.value - static_cast<double>(gap.raw)) <= 500'000);
+}
+
+TEST_CASE("Resolution from the exact gcd when there are enough lines", "[stats]") {
+  Window w;
+  for (int i = 0; i < 20; ++i) w.add(1'000'000'000 + i * 7'000'000, 6, "x");  // µs digits, ms ticks
+  CHECK(build_gap_series(w.view()).resolution == 1'000'000);  // gcd 7 ms: regular, not a 7 ms clock
+  Window fine;
+  for (int i = 0; i < 20; ++i) fine.add(1'000'000'000 + i * 7'000'123, 6, "x");
+  CHECK(build_gap_series(fine.view()).resolution == 1'000);
+}
+
+TEST_CASE("The gap pool keeps example gaps with the lines around them", "[stats]") {
+  Window w;
+  w.add(0, 6, "first");
+  w.add(1'000, 6, "set(k)");
+  w.add(2'000, 6, "get(k)");
+  w.add(44'002'000, 6, "result");
+  GapPool pool;
+  pool.add(w.view(), build_gap_series(w.view()));
+  CHECK(pool.gap_count() == 3);
+  const auto samples = pool.samples_between(43e6, 45e6, 44e6);
+  REQUIRE(samples.size() == 1);
+  CHECK(samples[0]->gap == 44'000'000);
+  REQUIRE(samples[0]->before.size() == 2);
+  CHECK(samples[0]->before[0].text == "set(k)");
+  CHECK(samples[0]->before[1].text == "get(k)");
+  CHECK(samples[0]->after.text == "result");
+  CHECK(samples[0]->after.location.line == 4);
+  CHECK(pool.typical_resolution() == 1'000);
+}
