@@ -15,8 +15,8 @@
 namespace gapscan::catalog {
 namespace {
 
-constexpr std::array<std::string_view, 6> k_shapes = {"PER-OP", "PERIODIC", "ONE-OFF",
-                                                      "QUANTISED", "CAPPED", "SERIALISED"};
+constexpr std::array<std::string_view, 6> k_shapes = {"PER-OP",    "PERIODIC", "ONE-OFF",
+                                                      "QUANTISED", "CAPPED",   "SERIALISED"};
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<std::size_t> row(b.size() + 1);
@@ -53,9 +53,7 @@ class FileChecker {
   FileChecker(const std::string& name, std::vector<Diagnostic>& diagnostics)
       : m_name(name), m_diagnostics(diagnostics) {}
 
-  std::string where(const toml::node& node) const {
-    return fmt::format("{}:{}", m_name, node.source().begin.line);
-  }
+  std::string where(const toml::node& node) const { return fmt::format("{}:{}", m_name, node.source().begin.line); }
   std::string where(const toml::source_region& region) const {
     return fmt::format("{}:{}:{}", m_name, region.begin.line, region.begin.column);
   }
@@ -140,7 +138,10 @@ class FileChecker {
       return result;
     }
     for (const toml::node& item : *array) {
-      if (const toml::table* t = item.as_table()) result.push_back(t); else error(where(item), fmt::format("'{}' entries must be tables", key));
+      if (const toml::table* t = item.as_table())
+        result.push_back(t);
+      else
+        error(where(item), fmt::format("'{}' entries must be tables", key));
     }
     return result;
   }
@@ -151,9 +152,7 @@ class FileChecker {
   bool m_failed = false;
 };
 
-std::string stem_of(const std::string& name) {
-  return std::filesystem::path(name).stem().string();
-}
+std::string stem_of(const std::string& name) { return std::filesystem::path(name).stem().string(); }
 
 }  // namespace
 
@@ -167,8 +166,8 @@ std::optional<Cause> parse_cause(std::string_view text, const std::string& name,
     return std::nullopt;
   }
   static constexpr std::array<std::string_view, 11> k_top = {
-      "id", "title", "summary", "shapes", "evidence_weight", "delay", "evidence", "confirm", "fix", "references",
-      "example"};
+      "id",       "title",   "summary", "shapes",     "evidence_weight", "delay",
+      "evidence", "confirm", "fix",     "references", "example"};
   check.check_keys(root, k_top, "the file");
 
   Cause cause;
@@ -188,12 +187,13 @@ std::optional<Cause> parse_cause(std::string_view text, const std::string& name,
     }
   }
   if (auto weight = check.number(root, "evidence_weight", root)) {
-    if (*weight < 0 || *weight > 1) check.error(check.where(*root.get("evidence_weight")), "evidence_weight must be between 0 and 1");
+    if (*weight < 0 || *weight > 1)
+      check.error(check.where(*root.get("evidence_weight")), "evidence_weight must be between 0 and 1");
     cause.evidence_weight = *weight;
   }
 
-  static constexpr std::array<std::string_view, 6> k_delay_keys = {"value_ms", "tolerance_ms", "label", "implies",
-                                                                   "satellite_ms", "compare"};
+  static constexpr std::array<std::string_view, 6> k_delay_keys = {"value_ms", "tolerance_ms", "label",
+                                                                   "implies",  "satellite_ms", "compare"};
   static constexpr std::array<std::string_view, 2> k_compare = {"centre", "upper"};
   for (const toml::table* table : check.tables(root, "delay")) {
     check.check_keys(*table, k_delay_keys, "[[delay]]");
@@ -234,10 +234,13 @@ std::optional<Cause> parse_cause(std::string_view text, const std::string& name,
       continue;
     }
     EvidencePattern evidence{std::move(*regex), EvidenceScope::around, weight, meaning};
-    if (scope == "before") evidence.scope = EvidenceScope::before;
-    else if (scope == "after") evidence.scope = EvidenceScope::after;
+    if (scope == "before")
+      evidence.scope = EvidenceScope::before;
+    else if (scope == "after")
+      evidence.scope = EvidenceScope::after;
     else if (scope != "around" && !scope.empty()) {
-      check.error(check.where(*table->get("scope")), fmt::format("unknown scope '{}'", scope), suggestion(scope, k_scopes));
+      check.error(check.where(*table->get("scope")), fmt::format("unknown scope '{}'", scope),
+                  suggestion(scope, k_scopes));
     }
     if (weight < 0 || weight > 1) check.error(check.where(*table), "evidence weight must be between 0 and 1");
     cause.evidence.push_back(std::move(evidence));
@@ -263,12 +266,14 @@ std::optional<Cause> parse_cause(std::string_view text, const std::string& name,
       has_no_match = true;
     } else if (!expect.empty()) {
       static constexpr std::array<std::string_view, 2> k_expect = {"match", "no-match"};
-      check.error(check.where(*table->get("expect")), fmt::format("unknown expect '{}'", expect), suggestion(expect, k_expect));
+      check.error(check.where(*table->get("expect")), fmt::format("unknown expect '{}'", expect),
+                  suggestion(expect, k_expect));
     }
     cause.examples.push_back(std::move(example));
   }
   if (!has_match || !has_no_match) {
-    check.error(check.where(root), "a cause needs at least one [[example]] with expect = \"match\" and one with expect = \"no-match\"");
+    check.error(check.where(root),
+                "a cause needs at least one [[example]] with expect = \"match\" and one with expect = \"no-match\"");
   }
   if (check.failed()) return std::nullopt;
   return cause;
@@ -280,7 +285,8 @@ Expected<Catalog> finish_catalog(Catalog catalog, bool failed, const std::vector
   std::sort(catalog.causes.begin(), catalog.causes.end(), [](const Cause& a, const Cause& b) { return a.id < b.id; });
   for (std::size_t i = 1; i < catalog.causes.size(); ++i) {
     if (catalog.causes[i].id == catalog.causes[i - 1].id) {
-      return unexpected(make_error(catalog.causes[i].origin, fmt::format("duplicate cause id '{}'", catalog.causes[i].id)));
+      return unexpected(
+          make_error(catalog.causes[i].origin, fmt::format("duplicate cause id '{}'", catalog.causes[i].id)));
     }
   }
   if (failed) {
@@ -313,7 +319,10 @@ Expected<Catalog> load_directory(const std::string& directory, std::vector<Diagn
       failed = true;
       continue;
     }
-    if (auto cause = parse_cause(text.str(), file, diagnostics)) catalog.causes.push_back(std::move(*cause)); else failed = true;
+    if (auto cause = parse_cause(text.str(), file, diagnostics))
+      catalog.causes.push_back(std::move(*cause));
+    else
+      failed = true;
   }
   if (files.empty()) diagnostics.push_back({Severity::warning, directory, "no *.toml catalog files", {}});
   return finish_catalog(std::move(catalog), failed, diagnostics);
@@ -324,7 +333,10 @@ Expected<Catalog> load_builtin(std::vector<Diagnostic>& diagnostics) {
   catalog.origin = "built-in";
   bool failed = false;
   for (const EmbeddedFile& file : embedded_files()) {
-    if (auto cause = parse_cause(file.text, std::string(file.name), diagnostics)) catalog.causes.push_back(std::move(*cause)); else failed = true;
+    if (auto cause = parse_cause(file.text, std::string(file.name), diagnostics))
+      catalog.causes.push_back(std::move(*cause));
+    else
+      failed = true;
   }
   return finish_catalog(std::move(catalog), failed, diagnostics);
 }

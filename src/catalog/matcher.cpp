@@ -40,14 +40,21 @@ double shape_factor(detect::Shape finding, const std::vector<std::string>& shape
   for (const std::string& shape : shapes) {
     double factor = 0.3;
     if (finding == detect::Shape::per_op) {
-      if (shape == "PER-OP") factor = 1.0;
-      else if (shape == "ONE-OFF" || shape == "CAPPED" || shape == "QUANTISED") factor = 0.6;
-      else if (shape == "PERIODIC") factor = 0.5;
+      if (shape == "PER-OP")
+        factor = 1.0;
+      else if (shape == "ONE-OFF" || shape == "CAPPED" || shape == "QUANTISED")
+        factor = 0.6;
+      else if (shape == "PERIODIC")
+        factor = 0.5;
     } else {
-      if (shape == "ONE-OFF" || shape == "CAPPED") factor = 1.0;
-      else if (shape == "QUANTISED") factor = 0.8;
-      else if (shape == "PER-OP") factor = 0.6;
-      else if (shape == "PERIODIC") factor = 0.4;
+      if (shape == "ONE-OFF" || shape == "CAPPED")
+        factor = 1.0;
+      else if (shape == "QUANTISED")
+        factor = 0.8;
+      else if (shape == "PER-OP")
+        factor = 0.6;
+      else if (shape == "PERIODIC")
+        factor = 0.4;
     }
     best = std::max(best, factor);
   }
@@ -99,8 +106,8 @@ CauseMatch match_cause(const detect::Finding& finding, const Cause& cause, doubl
     match.hits.push_back(hit);
   }
   match.evidence = 1 - miss;
-  match.confidence = s * match.value_match * match.shape_factor *
-                     (1 - cause.evidence_weight + cause.evidence_weight * match.evidence);
+  match.confidence =
+      s * match.value_match * match.shape_factor * (1 - cause.evidence_weight + cause.evidence_weight * match.evidence);
   return match;
 }
 
@@ -136,12 +143,12 @@ std::vector<Suspect> rank_suspects(const std::vector<detect::Finding>& findings,
   std::vector<bool> folded(suspects.size(), false);
   std::vector<std::size_t> order(suspects.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return suspects[a].finding->gaps > suspects[b].finding->gaps;
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return suspects[a].finding->gaps > suspects[b].finding->gaps; });
   for (std::size_t main : order) {
     Suspect& suspect = suspects[main];
-    if (folded[main] || suspect.best.cause == nullptr || !suspect.best.delay || !suspect.best.delay->satellite_ms) continue;
+    if (folded[main] || suspect.best.cause == nullptr || !suspect.best.delay || !suspect.best.delay->satellite_ms)
+      continue;
     const double satellite_ms = *suspect.best.delay->satellite_ms;
     const double tolerance_ms = std::max(suspect.best.delay->tolerance_ms, satellite_ms * 0.01);
     for (std::size_t other : order) {

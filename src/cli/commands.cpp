@@ -3,10 +3,10 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
 #include <array>
 #include <cerrno>
 #include <cstdio>
-#include <unistd.h>
 
 namespace gapscan::cli {
 
@@ -32,9 +32,7 @@ bool write_stdout(std::string_view text) {
   return true;
 }
 
-void print_diagnostic(const Diagnostic& diagnostic) {
-  fmt::print(stderr, "gapscan: {}\n", to_string(diagnostic));
-}
+void print_diagnostic(const Diagnostic& diagnostic) { fmt::print(stderr, "gapscan: {}\n", to_string(diagnostic)); }
 
 int help_command(const std::vector<std::string>& args) {
   if (!args.empty()) {
@@ -42,7 +40,8 @@ int help_command(const std::vector<std::string>& args) {
       if (command.name == args[0] && command.name != "help") return command.handler({"--help"});
     }
   }
-  std::string text = fmt::format("gapscan {} — finds the regular gaps hidden in logs and names their cause\n\n", GAPSCAN_VERSION);
+  std::string text =
+      fmt::format("gapscan {} — finds the regular gaps hidden in logs and names their cause\n\n", GAPSCAN_VERSION);
   text += "Usage: gapscan [COMMAND] [options] [FILE|FOLDER|-]...\n\nCommands:\n";
   for (const Command& command : commands()) text += fmt::format("  {:<10} {}\n", command.name, command.summary);
   text += "\nWithout a command, gapscan scans. `gapscan help scan` lists the scan options.\n";

@@ -3,8 +3,8 @@
 
 #include <gapscan/cli/options.hpp>
 
-#include <boost/program_options.hpp>
 #include <fmt/format.h>
+#include <boost/program_options.hpp>
 
 #include <sstream>
 
@@ -15,21 +15,18 @@ namespace {
 
 po::options_description scan_description(ScanOptions& options, std::string& output, std::string& group_by) {
   po::options_description description("Options");
-  description.add_options()
-      ("help,h", po::bool_switch(&options.help), "show this help")
-      ("output,o", po::value(&output)->default_value("text"), "report format: text or json")
-      ("patterns", po::value(&options.config.patterns_dir),
-       "read the cause catalog from this folder of *.toml files instead of the built-in one")
-      ("group-by", po::value(&group_by)->default_value("auto"),
-       "auto: group lines by request id when the format has one; none: one stream per input")
-      ("idle-timeout", po::value(&options.config.idle_timeout_s)->default_value(600),
-       "seconds of log time after which a request without new lines is closed");
+  description.add_options()("help,h", po::bool_switch(&options.help), "show this help")(
+      "output,o", po::value(&output)->default_value("text"), "report format: text or json")(
+      "patterns", po::value(&options.config.patterns_dir),
+      "read the cause catalog from this folder of *.toml files instead of the built-in one")(
+      "group-by", po::value(&group_by)->default_value("auto"),
+      "auto: group lines by request id when the format has one; none: one stream per input")(
+      "idle-timeout", po::value(&options.config.idle_timeout_s)->default_value(600),
+      "seconds of log time after which a request without new lines is closed");
   return description;
 }
 
-Diagnostic usage_error(const std::string& message, const std::string& hint) {
-  return make_error("", message, hint);
-}
+Diagnostic usage_error(const std::string& message, const std::string& hint) { return make_error("", message, hint); }
 
 }  // namespace
 
@@ -99,7 +96,8 @@ Expected<PatternsOptions> parse_patterns_options(const std::vector<std::string>&
   }
   if (options.help) return options;
   if (words.empty() || (words[0] != "check" && words[0] != "list")) {
-    return unexpected(usage_error("patterns needs an action", "use: gapscan patterns check [DIR] or gapscan patterns list"));
+    return unexpected(
+        usage_error("patterns needs an action", "use: gapscan patterns check [DIR] or gapscan patterns list"));
   }
   if (words.size() > 2) return unexpected(usage_error("too many arguments", "gapscan patterns check [DIR]"));
   options.action = words[0];

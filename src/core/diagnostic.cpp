@@ -8,9 +8,8 @@ std::string to_string(const Diagnostic& diagnostic) {
   const char* label = "error";
   if (diagnostic.severity == Severity::warning) label = "warning";
   if (diagnostic.severity == Severity::note) label = "note";
-  std::string text = diagnostic.where.empty()
-                         ? fmt::format("{}: {}", label, diagnostic.message)
-                         : fmt::format("{}: {}: {}", diagnostic.where, label, diagnostic.message);
+  std::string text = diagnostic.where.empty() ? fmt::format("{}: {}", label, diagnostic.message)
+                                              : fmt::format("{}: {}: {}", diagnostic.where, label, diagnostic.message);
   if (!diagnostic.hint.empty()) text += fmt::format(" ({})", diagnostic.hint);
   return text;
 }

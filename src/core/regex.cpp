@@ -16,8 +16,7 @@ Expected<Regex> Regex::compile(std::string_view pattern, std::string where) {
   auto impl = std::make_shared<const Impl>(pattern, options);
   if (!impl->re.ok()) {
     return unexpected(make_error(std::move(where),
-                                 "invalid regular expression '" + std::string(pattern) +
-                                     "': " + impl->re.error(),
+                                 "invalid regular expression '" + std::string(pattern) + "': " + impl->re.error(),
                                  "patterns use RE2 syntax: no backreferences or lookaround"));
   }
   Regex regex;
@@ -33,8 +32,7 @@ bool Regex::search(std::string_view text) const {
 bool Regex::extract(std::string_view text, std::string_view& capture) const {
   re2::StringPiece groups[2];
   const int wanted = m_impl->re.NumberOfCapturingGroups() >= 1 ? 2 : 1;
-  if (!m_impl->re.Match(re2::StringPiece(text.data(), text.size()), 0, text.size(), RE2::UNANCHORED,
-                        groups, wanted)) {
+  if (!m_impl->re.Match(re2::StringPiece(text.data(), text.size()), 0, text.size(), RE2::UNANCHORED, groups, wanted)) {
     return false;
   }
   const re2::StringPiece& piece = groups[wanted - 1];

@@ -29,8 +29,10 @@ namespace gapscan::detect {
 
 std::string_view to_string(Shape shape) {
   switch (shape) {
-    case Shape::per_op: return "PER-OP";
-    case Shape::one_off: return "ONE-OFF";
+    case Shape::per_op:
+      return "PER-OP";
+    case Shape::one_off:
+      return "ONE-OFF";
   }
   return "PER-OP";
 }
@@ -56,8 +58,8 @@ void describe(const std::vector<double>& sorted, double& centre, double& lo, dou
 }
 
 /// Centre and 80 % interval from binned values (bin index -> count) of a LogHistogram.
-void describe_bins(const stats::LogHistogram& layout, const std::map<std::size_t, std::uint64_t>& bins,
-                   double& centre, double& lo, double& hi) {
+void describe_bins(const stats::LogHistogram& layout, const std::map<std::size_t, std::uint64_t>& bins, double& centre,
+                   double& lo, double& hi) {
   std::vector<double> values;
   std::uint64_t total = 0;
   for (const auto& [index, count] : bins) total += count;
@@ -100,6 +102,7 @@ struct Analyzer::Cluster {
   std::uint64_t top_gaps = 0;
   double top_share = -1;
   double pooled_log10_p = 0;
+  std::uint64_t last_window = 0;  // 1-based index of the last window counted in `streams`
 };
 
 Analyzer::Analyzer(AnalyzerOptions options) : m_options(options) {}
@@ -160,7 +163,9 @@ void Analyzer::add_mode(const stream::StreamWindow& window, std::vector<Duration
   cluster->log_centre = (cluster->log_centre * cluster->weight + log_centre * count) / (cluster->weight + count);
   cluster->spread = (cluster->spread * cluster->weight + spread * count) / (cluster->weight + count);
   cluster->weight += count;
-  cluster->streams += 1;
+  const bool new_stream = cluster->last_window != m_summary.windows;  // a window may hold two modes of one cluster
+  cluster->last_window = m_summary.windows;
+  if (new_stream) cluster->streams += 1;
   cluster->members += members.size();
   double member_time = 0;
   for (DurationNs gap : members) {
@@ -168,7 +173,7 @@ void Analyzer::add_mode(const stream::StreamWindow& window, std::vector<Duration
     ++cluster->bins[stats::LogHistogram::index_of(static_cast<std::uint64_t>(gap), stats::GapPool::k_fine_bits)];
   }
   cluster->member_time += member_time;
-  cluster->span_sum += static_cast<double>(span);
+  if (new_stream) cluster->span_sum += static_cast<double>(span);
   cluster->best_log10_p = std::min(cluster->best_log10_p, log10_p);
   const double share = span > 0 ? member_time / static_cast<double>(span) : 0;
   if (members.size() > cluster->top_members || (members.size() == cluster->top_members && share > cluster->top_share)) {
@@ -192,7 +197,8 @@ void Analyzer::merge_clusters() {
         last.log_centre = (last.log_centre * last.weight + cluster->log_centre * cluster->weight) / weight;
         last.spread = (last.spread * last.weight + cluster->spread * cluster->weight) / weight;
         last.weight = weight;
-        last.streams += cluster->streams;
+        // A window with modes in both clusters is counted twice; bounded by the windows tested.
+        last.streams = std::min(last.streams + cluster->streams, m_summary.windows_scanned);
         last.members += cluster->members;
         last.member_time += cluster->member_time;
         last.span_sum += cluster->span_sum;
@@ -292,7 +298,8 @@ DetectionResult Analyzer::finish() {
       finding.rel_width = (finding.hi_ns - finding.lo_ns) / finding.centre_ns;
       if (finding.rel_width > m_options.max_rel_width) continue;
       finding.requests_span_ns = m_pool.span_between(std::exp(mode.z_lo), std::exp(mode.z_hi));
-      finding.wall_share = finding.requests_span_ns > 0 ? std::min(1.0, finding.member_time_ns / finding.requests_span_ns) : 0;
+      finding.wall_share =
+          finding.requests_span_ns > 0 ? std::min(1.0, finding.member_time_ns / finding.requests_span_ns) : 0;
       finding.log10_p_pooled = mode.log10_p;
       findings.push_back(std::move(finding));
       cluster_log_centres.push_back(std::log(findings.back().centre_ns));
@@ -301,9 +308,8 @@ DetectionResult Analyzer::finish() {
 
   for (Finding& finding : findings) {
     finding.log10_p = std::min(finding.log10_p_per_request, finding.log10_p_pooled);
-    const double per_request = finding.requests > 0
-                                   ? static_cast<double>(finding.gaps) / static_cast<double>(finding.requests)
-                                   : 0;
+    const double per_request =
+        finding.requests > 0 ? static_cast<double>(finding.gaps) / static_cast<double>(finding.requests) : 0;
     finding.shape = per_request >= 2.5 ? Shape::per_op : Shape::one_off;
     const double margin = std::max(finding.centre_ns * 0.005, static_cast<double>(m_summary.typical_resolution));
     for (const stats::GapSample* sample :
@@ -313,9 +319,9 @@ DetectionResult Analyzer::finish() {
     }
   }
   const double log10_alpha = std::log10(m_options.alpha);
-  findings.erase(std::remove_if(findings.begin(), findings.end(),
-                                [&](const Finding& f) { return f.log10_p > log10_alpha; }),
-                 findings.end());
+  findings.erase(
+      std::remove_if(findings.begin(), findings.end(), [&](const Finding& f) { return f.log10_p > log10_alpha; }),
+      findings.end());
   std::sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
     return a.log10_p != b.log10_p ? a.log10_p < b.log10_p : a.centre_ns < b.centre_ns;
   });

@@ -101,7 +101,10 @@ double critical_count(double lambda, double target) {
   while (log_poisson_tail(lambda, high) > target) high = high * 2 + 8;
   while (high - low > 1) {
     const double middle = std::floor((low + high) / 2);
-    if (log_poisson_tail(lambda, middle) <= target) high = middle; else low = middle;
+    if (log_poisson_tail(lambda, middle) <= target)
+      high = middle;
+    else
+      low = middle;
   }
   return high;
 }
@@ -116,9 +119,8 @@ struct Best {
 }  // namespace
 
 std::vector<ScanMode> scan_modes(std::vector<ScanPoint> points, const ScanOptions& options) {
-  std::sort(points.begin(), points.end(), [](const ScanPoint& a, const ScanPoint& b) {
-    return a.z != b.z ? a.z < b.z : a.id < b.id;
-  });
+  std::sort(points.begin(), points.end(),
+            [](const ScanPoint& a, const ScanPoint& b) { return a.z != b.z ? a.z < b.z : a.id < b.id; });
   std::vector<ScanMode> modes;
   std::vector<double> prefix;
   const double log_alpha = std::log(options.alpha);
@@ -137,13 +139,13 @@ std::vector<ScanMode> scan_modes(std::vector<ScanPoint> points, const ScanOption
     for (int s = 0; s < static_cast<int>(scale_log.size()); ++s) {
       for (std::size_t i = 0; i < points.size(); ++i) {
         if (i > 0 && points[i].z == points[i - 1].z) continue;
-        const double w = half_width(scale_log[static_cast<std::size_t>(s)], points[i].z + scale_log[static_cast<std::size_t>(s)],
-                                    options.resolution_ns);
+        const double w = half_width(scale_log[static_cast<std::size_t>(s)],
+                                    points[i].z + scale_log[static_cast<std::size_t>(s)], options.resolution_ns);
         const double z_hi = points[i].z + 2 * w;
-        const auto end = static_cast<std::size_t>(
-            std::upper_bound(points.begin() + static_cast<std::ptrdiff_t>(i), points.end(), z_hi,
-                             [](double z, const ScanPoint& p) { return z < p.z; }) -
-            points.begin());
+        const auto end =
+            static_cast<std::size_t>(std::upper_bound(points.begin() + static_cast<std::ptrdiff_t>(i), points.end(),
+                                                      z_hi, [](double z, const ScanPoint& p) { return z < p.z; }) -
+                                     points.begin());
         const double count = prefix[end] - prefix[i];
         if (count < options.min_count) continue;
         const double centre = points[i].z + w;
@@ -214,8 +216,7 @@ double cfar_p_value(const std::vector<ScanPoint>& points, double z_lo, double z_
   const double cell = (outer - inner) / 6;
   auto weight_between = [&](double lo, double hi) {
     double sum = 0;
-    auto it = std::lower_bound(points.begin(), points.end(), lo,
-                               [](const ScanPoint& p, double z) { return p.z < z; });
+    auto it = std::lower_bound(points.begin(), points.end(), lo, [](const ScanPoint& p, double z) { return p.z < z; });
     for (; it != points.end() && it->z < hi; ++it) sum += it->weight;
     return sum;
   };

@@ -9,8 +9,7 @@ namespace {
 inline char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 
 inline bool is_key_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         c == '-' || c == '.';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
 }
 
 bool equals_lower(std::string_view text, std::string_view lowercase_key) {
@@ -22,8 +21,7 @@ bool equals_lower(std::string_view text, std::string_view lowercase_key) {
 }
 
 constexpr std::array<std::string_view, 9> k_request_id_keys = {
-    "reqid", "request_id", "requestid", "req_id", "rid", "x-request-id", "x_request_id",
-    "trace_id", "traceid"};
+    "reqid", "request_id", "requestid", "req_id", "rid", "x-request-id", "x_request_id", "trace_id", "traceid"};
 
 }  // namespace
 
@@ -49,8 +47,8 @@ std::string_view find_request_id_pair(std::string_view text) {
       return text.substr(pos + 1, end - pos - 1);
     }
     std::size_t end = pos;
-    while (end < text.size() && text[end] != ' ' && text[end] != '\t' && text[end] != ',' &&
-           text[end] != ';' && text[end] != ']' && text[end] != ')') {
+    while (end < text.size() && text[end] != ' ' && text[end] != '\t' && text[end] != ',' && text[end] != ';' &&
+           text[end] != ']' && text[end] != ')') {
       ++end;
     }
     if (end > pos) return text.substr(pos, end - pos);

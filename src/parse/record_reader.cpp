@@ -66,10 +66,9 @@ bool RecordReader::looks_like_continuation(std::string_view text) {
   const char first = text.front();
   if (first == ' ' || first == '\t' || first == '}' || first == ']' || first == ')') return true;
   if (first == '#' && text.size() > 1 && text[1] >= '0' && text[1] <= '9') return true;
-  static constexpr std::array<std::string_view, 7> k_starts = {
-      "Stack trace:", "Caused by", "Next ", "[Exception ", "thrown in", "Traceback", "at "};
-  return std::any_of(k_starts.begin(), k_starts.end(),
-                     [&](std::string_view start) { return text.starts_with(start); });
+  static constexpr std::array<std::string_view, 7> k_starts = {"Stack trace:", "Caused by", "Next ", "[Exception ",
+                                                               "thrown in",    "Traceback", "at "};
+  return std::any_of(k_starts.begin(), k_starts.end(), [&](std::string_view start) { return text.starts_with(start); });
 }
 
 LineClass RecordReader::read(std::string_view text, const LineLocation& location, Record& record) {
@@ -98,12 +97,11 @@ LineClass RecordReader::read(std::string_view text, const LineLocation& location
   }
   ++m_account.unparsed;
   if (m_account.examples.size() < LineAccount::k_max_examples) {
-    std::string reason = malformed_reason.empty()
-                             ? std::string(m_seen_record ? "matches no known format"
-                                                         : "matches no known format (before any record)")
-                             : std::string(malformed_reason);
-    m_account.examples.push_back(
-        {location, std::string(text.substr(0, 200)), std::move(reason)});
+    std::string reason =
+        malformed_reason.empty()
+            ? std::string(m_seen_record ? "matches no known format" : "matches no known format (before any record)")
+            : std::string(malformed_reason);
+    m_account.examples.push_back({location, std::string(text.substr(0, 200)), std::move(reason)});
   }
   return LineClass::unparsed;
 }

@@ -18,17 +18,16 @@ inline bool read_digits(std::string_view text, std::size_t pos, std::size_t coun
   return true;
 }
 
-constexpr std::int64_t k_pow10[10] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
-                                      1000000000};
+constexpr std::int64_t k_pow10[10] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000};
 
 }  // namespace
 
 std::optional<ParsedTime> parse_iso8601(std::string_view text) {
   unsigned year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
-  if (!read_digits(text, 0, 4, year) || text.size() < 19 || text[4] != '-' ||
-      !read_digits(text, 5, 2, month) || text[7] != '-' || !read_digits(text, 8, 2, day) ||
-      (text[10] != 'T' && text[10] != ' ') || !read_digits(text, 11, 2, hour) || text[13] != ':' ||
-      !read_digits(text, 14, 2, minute) || text[16] != ':' || !read_digits(text, 17, 2, second)) {
+  if (!read_digits(text, 0, 4, year) || text.size() < 19 || text[4] != '-' || !read_digits(text, 5, 2, month) ||
+      text[7] != '-' || !read_digits(text, 8, 2, day) || (text[10] != 'T' && text[10] != ' ') ||
+      !read_digits(text, 11, 2, hour) || text[13] != ':' || !read_digits(text, 14, 2, minute) || text[16] != ':' ||
+      !read_digits(text, 17, 2, second)) {
     return std::nullopt;
   }
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) {

@@ -11,9 +11,12 @@ LineRef make_line(const stats::EvidenceLine& line, const source::SourceTable& so
 
 std::string scope_name(catalog::EvidenceScope scope) {
   switch (scope) {
-    case catalog::EvidenceScope::before: return "before";
-    case catalog::EvidenceScope::after: return "after";
-    case catalog::EvidenceScope::around: return "around";
+    case catalog::EvidenceScope::before:
+      return "before";
+    case catalog::EvidenceScope::after:
+      return "after";
+    case catalog::EvidenceScope::around:
+      return "around";
   }
   return "around";
 }
@@ -96,7 +99,8 @@ Report build_report(const RunResults& results) {
   report.tool_version = GAPSCAN_VERSION;
   report.likely_threshold = catalog::k_likely_confidence;
   int rank = 0;
-  for (const catalog::Suspect& suspect : *results.suspects) report.findings.push_back(make_finding(suspect, ++rank, results));
+  for (const catalog::Suspect& suspect : *results.suspects)
+    report.findings.push_back(make_finding(suspect, ++rank, results));
 
   const parse::LineAccount& lines = *results.lines;
   report.lines.lines = lines.lines;

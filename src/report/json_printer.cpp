@@ -49,23 +49,30 @@ Json finding_json(const Finding& f) {
   j["match"] = Json{{"value", round_to(f.value_match, 4)},
                     {"shape", round_to(f.shape_factor, 4)},
                     {"evidence", round_to(f.evidence_score, 4)}};
-  j["satellite"] = f.satellite_ms ? Json{{"interval_ms", round_to(*f.satellite_ms, 4)}, {"gaps", f.satellite_gaps}} : Json();
+  j["satellite"] =
+      f.satellite_ms ? Json{{"interval_ms", round_to(*f.satellite_ms, 4)}, {"gaps", f.satellite_gaps}} : Json();
   j["top_request"] = Json{{"id", f.top_request},
                           {"members", f.top_request_members},
                           {"gaps", f.top_request_gaps},
                           {"wall_share", round_to(f.top_request_share, 4)}};
   Json evidence = Json::array();
   for (const EvidenceResult& e : f.evidence) {
-    evidence.push_back(Json{{"pattern", e.pattern}, {"scope", e.scope}, {"meaning", e.meaning},
-                            {"weight", e.weight}, {"hits", e.hits}, {"samples", e.samples}});
+    evidence.push_back(Json{{"pattern", e.pattern},
+                            {"scope", e.scope},
+                            {"meaning", e.meaning},
+                            {"weight", e.weight},
+                            {"hits", e.hits},
+                            {"samples", e.samples}});
   }
   j["evidence"] = std::move(evidence);
   Json examples = Json::array();
   for (const GapExample& example : f.examples) {
     Json before = Json::array();
     for (const LineRef& line : example.before) before.push_back(line_json(line));
-    examples.push_back(Json{{"request", example.request}, {"gap_ms", round_to(example.gap_ms, 6)},
-                            {"before", std::move(before)}, {"after", line_json(example.after)}});
+    examples.push_back(Json{{"request", example.request},
+                            {"gap_ms", round_to(example.gap_ms, 6)},
+                            {"before", std::move(before)},
+                            {"after", line_json(example.after)}});
   }
   j["examples"] = std::move(examples);
   j["confirm"] = f.confirm;
@@ -95,13 +102,21 @@ std::string render_json(const Report& report) {
   for (const UnparsedLine& u : l.unparsed_examples) {
     unparsed.push_back(Json{{"where", u.where}, {"reason", u.reason}, {"text", u.text}});
   }
-  root["lines"] = Json{{"total", l.lines},         {"records", l.records}, {"continuation", l.continuation},
-                       {"blank", l.blank},         {"unparsed", l.unparsed}, {"truncated", l.truncated},
-                       {"by_format", l.by_format}, {"unparsed_examples", std::move(unparsed)}};
+  root["lines"] = Json{{"total", l.lines},
+                       {"records", l.records},
+                       {"continuation", l.continuation},
+                       {"blank", l.blank},
+                       {"unparsed", l.unparsed},
+                       {"truncated", l.truncated},
+                       {"by_format", l.by_format},
+                       {"unparsed_examples", std::move(unparsed)}};
   Json inputs = Json::array();
   for (const Input& input : report.inputs) {
-    inputs.push_back(Json{{"name", input.name}, {"format", input.format}, {"lines", input.lines},
-                          {"bytes", input.bytes}, {"error", input.error.empty() ? Json() : Json(input.error)}});
+    inputs.push_back(Json{{"name", input.name},
+                          {"format", input.format},
+                          {"lines", input.lines},
+                          {"bytes", input.bytes},
+                          {"error", input.error.empty() ? Json() : Json(input.error)}});
   }
   root["inputs"] = std::move(inputs);
   const Analysis& a = report.analysis;
@@ -119,8 +134,12 @@ std::string render_json(const Report& report) {
   root["catalog"] = Json{{"origin", report.catalog_origin}, {"causes", report.catalog_causes}};
   Json diagnostics = Json::array();
   for (const Diagnostic& d : report.diagnostics) {
-    diagnostics.push_back(Json{{"severity", d.severity == Severity::error ? "error" : d.severity == Severity::warning ? "warning" : "note"},
-                               {"where", d.where}, {"message", d.message}, {"hint", d.hint}});
+    diagnostics.push_back(Json{{"severity", d.severity == Severity::error     ? "error"
+                                            : d.severity == Severity::warning ? "warning"
+                                                                              : "note"},
+                               {"where", d.where},
+                               {"message", d.message},
+                               {"hint", d.hint}});
   }
   root["diagnostics"] = std::move(diagnostics);
   return root.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

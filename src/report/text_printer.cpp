@@ -47,7 +47,8 @@ void print_finding(std::string& out, const Finding& f) {
   out += fmt::format("    {} · confidence {:.2f} · {}\n", f.likely ? "likely" : "possible", f.confidence, f.cause);
   std::string interval = fmt::format("{} (80 % of gaps in {}–{})", duration(f.interval_ms), duration(f.interval_lo_ms),
                                      duration(f.interval_hi_ms));
-  if (f.satellite_ms) interval += fmt::format(", satellite at {} ({} gaps)", duration(*f.satellite_ms), count(f.satellite_gaps));
+  if (f.satellite_ms)
+    interval += fmt::format(", satellite at {} ({} gaps)", duration(*f.satellite_ms), count(f.satellite_gaps));
   out += fmt::format("    {:<11}{}\n", "Interval", interval);
   out += fmt::format("    {:<11}{} gaps in {} request{} ({}); {} of those requests' wall time\n", "Seen", count(f.gaps),
                      count(f.requests), f.requests == 1 ? "" : "s", f.shape, percent(f.wall_share));
@@ -57,8 +58,11 @@ void print_finding(std::string& out, const Finding& f) {
                        count(f.top_request_members), count(f.top_request_gaps), percent(f.top_request_share));
   }
   std::string strength;
-  if (f.log10_p_per_request < 0) strength += p_value(f.log10_p_per_request) + fmt::format(" in the requests' own tests ({} of {})", count(f.requests_detected), count(f.requests));
-  if (f.log10_p_pooled < 0) strength += (strength.empty() ? "" : "; ") + p_value(f.log10_p_pooled) + " pooled over all requests";
+  if (f.log10_p_per_request < 0)
+    strength += p_value(f.log10_p_per_request) +
+                fmt::format(" in the requests' own tests ({} of {})", count(f.requests_detected), count(f.requests));
+  if (f.log10_p_pooled < 0)
+    strength += (strength.empty() ? "" : "; ") + p_value(f.log10_p_pooled) + " pooled over all requests";
   out += fmt::format("    {:<11}{}\n", "Strength", strength);
   if (!f.implies.empty()) out += fmt::format("    {:<11}{}\n", "Implies", f.implies);
   if (!f.delay_label.empty()) {
@@ -71,7 +75,9 @@ void print_finding(std::string& out, const Finding& f) {
     out += fmt::format("    {:<11}{}: {} of {} example gaps\n", first ? "Evidence" : "", e.meaning, e.hits, e.samples);
     first = false;
   }
-  if (first && !f.evidence.empty()) out += fmt::format("    {:<11}none of the catalog's evidence patterns matched the lines around the gaps\n", "Evidence");
+  if (first && !f.evidence.empty())
+    out += fmt::format("    {:<11}none of the catalog's evidence patterns matched the lines around the gaps\n",
+                       "Evidence");
   for (std::size_t i = 0; i < f.examples.size() && i < 1; ++i) {
     const GapExample& example = f.examples[i];
     out += fmt::format("    Typical gap{}:\n", example.request.empty() ? "" : " (request " + example.request + ")");
@@ -101,8 +107,8 @@ std::string render_text(const Report& report) {
   for (const Finding& f : report.findings) likely += f.likely ? 1 : 0;
 
   if (likely == 0) {
-    out += "Nothing characteristic found: no suspected cause reaches confidence "
-           + fmt::format("{:.1f}.\n", report.likely_threshold);
+    out += "Nothing characteristic found: no suspected cause reaches confidence " +
+           fmt::format("{:.1f}.\n", report.likely_threshold);
     if (report.findings.empty()) {
       out += "No significant gap mode in any request or across requests.\n";
     }
@@ -138,8 +144,9 @@ std::string render_text(const Report& report) {
                        count(input.bytes), input.error.empty() ? "" : "  (stopped early: " + input.error + ")");
   }
   const Analysis& a = report.analysis;
-  out += fmt::format("Analysis   {} streams ({} windows, {} with a request id, {} tested on their own); {} gaps",
-                     count(a.streams), count(a.windows), count(a.keyed_windows), count(a.windows_tested), count(a.gaps));
+  out +=
+      fmt::format("Analysis   {} streams ({} windows, {} with a request id, {} tested on their own); {} gaps",
+                  count(a.streams), count(a.windows), count(a.keyed_windows), count(a.windows_tested), count(a.gaps));
   if (a.zero_gaps > 0) out += fmt::format(", {} zero", count(a.zero_gaps));
   if (a.out_of_order > 0) out += fmt::format(", {} lines out of order", count(a.out_of_order));
   out += fmt::format("; timestamp resolution {}; pooled test {}\n", duration(a.resolution_ms),

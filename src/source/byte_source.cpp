@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <unistd.h>
 
 namespace gapscan::source {
 namespace {
@@ -27,8 +27,8 @@ class FdSource final : public ByteSource {
         return static_cast<std::size_t>(n);
       }
       if (errno == EINTR) continue;
-      return unexpected(make_error(m_name, fmt::format("read failed at byte offset {}: {}",
-                                                       m_offset, std::strerror(errno))));
+      return unexpected(
+          make_error(m_name, fmt::format("read failed at byte offset {}: {}", m_offset, std::strerror(errno))));
     }
   }
 

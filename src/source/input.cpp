@@ -2,17 +2,16 @@
 
 #include <fmt/format.h>
 
+#include <fcntl.h>
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fcntl.h>
 #include <filesystem>
 #include <system_error>
 
 namespace gapscan::source {
 
-std::vector<InputSpec> expand_inputs(const std::vector<std::string>& paths,
-                                     std::vector<Diagnostic>& diagnostics) {
+std::vector<InputSpec> expand_inputs(const std::vector<std::string>& paths, std::vector<Diagnostic>& diagnostics) {
   std::vector<InputSpec> inputs;
   if (paths.empty()) {
     inputs.push_back({"-", true});
@@ -27,8 +26,8 @@ std::vector<InputSpec> expand_inputs(const std::vector<std::string>& paths,
     std::error_code ec;
     const fs::file_status status = fs::status(path, ec);
     if (ec) {
-      diagnostics.push_back(make_error(path, "cannot read input: " + ec.message(),
-                                       "check the path; use - for standard input"));
+      diagnostics.push_back(
+          make_error(path, "cannot read input: " + ec.message(), "check the path; use - for standard input"));
       continue;
     }
     if (!fs::is_directory(status)) {

@@ -13,7 +13,9 @@ EvidenceLine make_line(const stream::StreamWindow& window, const stream::Entry& 
 }  // namespace
 
 GapPool::GapPool()
-    : m_gaps(k_fine_bits), m_support(k_fine_bits), m_samples(LogHistogram(k_coarse_bits).size()),
+    : m_gaps(k_fine_bits),
+      m_support(k_fine_bits),
+      m_samples(LogHistogram(k_coarse_bits).size()),
       m_span(m_samples.size(), 0.0) {}
 
 void GapPool::add(const stream::StreamWindow& window, const GapSeries& series) {
@@ -54,8 +56,7 @@ void GapPool::add(const stream::StreamWindow& window, const GapSeries& series) {
     sample.after = make_line(window, after);
     reservoir.items.push_back(std::move(sample));
     if (reservoir.items.size() >= k_samples_per_bin) {
-      reservoir.largest_hash =
-          std::max_element(reservoir.items.begin(), reservoir.items.end(), by_hash)->hash;
+      reservoir.largest_hash = std::max_element(reservoir.items.begin(), reservoir.items.end(), by_hash)->hash;
     }
   }
   std::sort(m_touched.begin(), m_touched.end());

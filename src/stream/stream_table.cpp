@@ -26,8 +26,7 @@ std::size_t StreamTable::KeyHash::operator()(std::string_view key) const noexcep
   return static_cast<std::size_t>(hash);
 }
 
-StreamTable::StreamTable(GroupingOptions options, WindowSink sink)
-    : m_options(options), m_sink(std::move(sink)) {}
+StreamTable::StreamTable(GroupingOptions options, WindowSink sink) : m_options(options), m_sink(std::move(sink)) {}
 
 StreamTable::~StreamTable() = default;
 
@@ -52,8 +51,14 @@ StreamTable::Stream& StreamTable::find_or_open(std::string_view key, SourceId in
 }
 
 void StreamTable::unlink(Stream& stream) {
-  if (stream.prev) stream.prev->next = stream.next; else if (m_lru_head == &stream) m_lru_head = stream.next;
-  if (stream.next) stream.next->prev = stream.prev; else if (m_lru_tail == &stream) m_lru_tail = stream.prev;
+  if (stream.prev)
+    stream.prev->next = stream.next;
+  else if (m_lru_head == &stream)
+    m_lru_head = stream.next;
+  if (stream.next)
+    stream.next->prev = stream.prev;
+  else if (m_lru_tail == &stream)
+    m_lru_tail = stream.prev;
   stream.prev = stream.next = nullptr;
 }
 

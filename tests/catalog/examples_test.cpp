@@ -31,7 +31,8 @@ TEST_CASE("Every catalog example behaves as it says", "[catalog][examples]") {
         CHECK(report->findings.front().confidence >= catalog::k_likely_confidence);
       } else {
         for (const report::Finding& finding : report->findings) {
-          INFO("reported " << finding.cause << " at " << finding.interval_ms << " ms, confidence " << finding.confidence);
+          INFO("reported " << finding.cause << " at " << finding.interval_ms << " ms, confidence "
+                           << finding.confidence);
           CHECK_FALSE((finding.cause == cause.id && finding.confidence >= catalog::k_likely_confidence));
         }
       }

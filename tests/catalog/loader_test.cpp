@@ -96,7 +96,8 @@ TEST_CASE("Broken catalog files give file:line errors", "[catalog][loader]") {
   SECTION("id and file name disagree") {
     const auto d = errors_of(k_valid, "patterns/other.toml");
     REQUIRE(d.size() == 1);
-    CHECK(to_string(d[0]) == "patterns/other.toml:1: error: id 'demo' does not match the file name (name the file demo.toml)");
+    CHECK(to_string(d[0]) ==
+          "patterns/other.toml:1: error: id 'demo' does not match the file name (name the file demo.toml)");
   }
   SECTION("unknown shape") {
     const auto d = errors_of(replace(k_valid, "[\"PER-OP\"]", "[\"PEROP\"]"));

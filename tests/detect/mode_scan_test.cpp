@@ -14,7 +14,8 @@ namespace {
 
 std::vector<ScanPoint> points_from(const std::vector<double>& gaps_ns) {
   std::vector<ScanPoint> points;
-  for (std::size_t i = 0; i < gaps_ns.size(); ++i) points.push_back({std::log(gaps_ns[i]), 1, static_cast<std::uint32_t>(i)});
+  for (std::size_t i = 0; i < gaps_ns.size(); ++i)
+    points.push_back({std::log(gaps_ns[i]), 1, static_cast<std::uint32_t>(i)});
   return points;
 }
 
@@ -44,7 +45,8 @@ TEST_CASE("No mode in log-normal gaps: the false-positive rate stays near alpha"
   for (int seed = 0; seed < replicates; ++seed) {
     Random random(1000 + static_cast<std::uint64_t>(seed));
     std::vector<double> gaps;
-    for (int i = 0; i < 100; ++i) gaps.push_back(std::round(random.lognormal(1e6, 1.5) / 1000) * 1000 + random.uniform() * 1000);
+    for (int i = 0; i < 100; ++i)
+      gaps.push_back(std::round(random.lognormal(1e6, 1.5) / 1000) * 1000 + random.uniform() * 1000);
     if (!scan_modes(points_from(gaps), ScanOptions{}).empty()) ++false_positives;
   }
   INFO(false_positives << " of " << replicates);

@@ -30,8 +30,8 @@ TEST_CASE("Usage errors exit 2 with a message", "[e2e][cli]") {
 }
 
 TEST_CASE("A missing input is named, the others are still read, exit 1", "[e2e][cli]") {
-  const auto result = run_command(
-      gapscan_command("--output json /nonexistent/a.log " + std::string(GAPSCAN_SOURCE_DIR) + "/samples/memcached-nagle.log"));
+  const auto result = run_command(gapscan_command("--output json /nonexistent/a.log " +
+                                                  std::string(GAPSCAN_SOURCE_DIR) + "/samples/memcached-nagle.log"));
   CHECK(result.exit_code == 1);
   const auto json = nlohmann::json::parse(result.out);
   CHECK(json["diagnostics"][0]["where"] == "/nonexistent/a.log");

@@ -1,10 +1,10 @@
 #pragma once
 // Runs the real gapscan binary and captures its output, for end-to-end tests.
 
+#include <sys/wait.h>
 #include <array>
 #include <cstdio>
 #include <string>
-#include <sys/wait.h>
 
 namespace gapscan::testing {
 

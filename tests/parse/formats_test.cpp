@@ -48,14 +48,17 @@ TEST_CASE("MediaWiki line format: the bracketed field is the request id", "[pars
   CHECK(record.message == "MemcachedPeclBagOStuff debug: get(k) {\"class\":\"X\"}");
   CHECK(record.time_digits == 6);
   CHECK(parse_with("mediawiki-line", "2026-11-29T21:03:04Z [x] a b c d E: m", record) == ParseStatus::not_this_format);
-  CHECK(parse_with("mediawiki-line", "2026-11-29 21:03:04 [x] a b c d lower: m", record) == ParseStatus::not_this_format);
+  CHECK(parse_with("mediawiki-line", "2026-11-29 21:03:04 [x] a b c d lower: m", record) ==
+        ParseStatus::not_this_format);
 }
 
 TEST_CASE("Monolog line format: request id from extra", "[parse][formats]") {
   Record record;
-  REQUIRE(parse_with("monolog-line",
-                     R"([2026-11-29T18:28:45.123456+09:00] memcached.WARNING: Lowered set() TTL {"cachekey":"k"} {"host":"web1","reqId":"3f9a"})",
-                     record) == ParseStatus::parsed);
+  REQUIRE(
+      parse_with(
+          "monolog-line",
+          R"([2026-11-29T18:28:45.123456+09:00] memcached.WARNING: Lowered set() TTL {"cachekey":"k"} {"host":"web1","reqId":"3f9a"})",
+          record) == ParseStatus::parsed);
   CHECK(record.group == "3f9a");
   CHECK(record.channel == "memcached");
   CHECK(record.level == "WARNING");
@@ -66,15 +69,19 @@ TEST_CASE("Monolog line format: request id from extra", "[parse][formats]") {
 
 TEST_CASE("Monolog JSON and Logstash JSON", "[parse][formats]") {
   Record record;
-  REQUIRE(parse_with("monolog-json",
-                     R"({"message":"m","context":{},"level":300,"level_name":"WARNING","channel":"memcached","datetime":"2026-11-29T18:28:45.123456+09:00","extra":{"reqId":"abc"}})",
-                     record) == ParseStatus::parsed);
+  REQUIRE(
+      parse_with(
+          "monolog-json",
+          R"({"message":"m","context":{},"level":300,"level_name":"WARNING","channel":"memcached","datetime":"2026-11-29T18:28:45.123456+09:00","extra":{"reqId":"abc"}})",
+          record) == ParseStatus::parsed);
   CHECK(record.group == "abc");
   CHECK(record.message == "m");
   CHECK(record.level == "WARNING");
-  REQUIRE(parse_with("monolog-json",
-                     R"({"@timestamp":"2026-11-29T09:28:45.123456+00:00","@version":1,"message":"x","channel":"c","level":"INFO","reqId":"def"})",
-                     record) == ParseStatus::parsed);
+  REQUIRE(
+      parse_with(
+          "monolog-json",
+          R"({"@timestamp":"2026-11-29T09:28:45.123456+00:00","@version":1,"message":"x","channel":"c","level":"INFO","reqId":"def"})",
+          record) == ParseStatus::parsed);
   CHECK(record.group == "def");
   CHECK(parse_with("monolog-json", R"({"message":"no time"})", record) == ParseStatus::not_this_format);
   auto parser = format_named("monolog-json").make_parser();

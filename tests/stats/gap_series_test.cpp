@@ -75,7 +75,7 @@ TEST_CASE("Gap series: time order, zero gaps, out-of-order lines, resolution", "
 TEST_CASE("Resolution from the exact gcd when there are enough lines", "[stats]") {
   Window w;
   for (int i = 0; i < 20; ++i) w.add(1'000'000'000 + i * 7'000'000, 6, "x");  // µs digits, ms ticks
-  CHECK(build_gap_series(w.view()).resolution == 1'000'000);  // gcd 7 ms: regular, not a 7 ms clock
+  CHECK(build_gap_series(w.view()).resolution == 1'000'000);                  // gcd 7 ms: regular, not a 7 ms clock
   Window fine;
   for (int i = 0; i < 20; ++i) fine.add(1'000'000'000 + i * 7'000'123, 6, "x");
   CHECK(build_gap_series(fine.view()).resolution == 1'000);

@@ -12,8 +12,8 @@ namespace gapscan::catalog {
 struct DelayWindow {
   double value_ms = 0;
   double tolerance_ms = 0;
-  std::string label;     ///< e.g. "Linux receiver, CONFIG_HZ=250"
-  std::string implies;   ///< what seeing this value tells the user
+  std::string label;                   ///< e.g. "Linux receiver, CONFIG_HZ=250"
+  std::string implies;                 ///< what seeing this value tells the user
   std::optional<double> satellite_ms;  ///< the occasional +1-tick companion mode
   /// false: the value is compared with the mode's centre. true ("upper"): the value is the
   /// mode's upper edge, because work done between the triggering line and the blocking call

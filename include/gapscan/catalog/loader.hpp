@@ -13,8 +13,7 @@ namespace gapscan::catalog {
 
 /// Parses one catalog file. `name` is the path used in diagnostics; its stem must equal the
 /// file's `id`. Problems are appended to `diagnostics`; returns nullopt if any is an error.
-std::optional<Cause> parse_cause(std::string_view text, const std::string& name,
-                                 std::vector<Diagnostic>& diagnostics);
+std::optional<Cause> parse_cause(std::string_view text, const std::string& name, std::vector<Diagnostic>& diagnostics);
 
 /// Loads every *.toml file of `directory` (sorted by name). Fails if any file has an error,
 /// with all diagnostics in `diagnostics`.

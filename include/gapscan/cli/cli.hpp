@@ -24,11 +24,11 @@ struct NamedText {
 };
 
 struct ScanConfig {
-  std::vector<std::string> paths;     ///< files, folders, "-"; empty means stdin
-  std::vector<NamedText> texts;       ///< in-memory inputs (tests, catalog examples); used instead of paths when set
+  std::vector<std::string> paths;  ///< files, folders, "-"; empty means stdin
+  std::vector<NamedText> texts;    ///< in-memory inputs (tests, catalog examples); used instead of paths when set
   OutputFormat output = OutputFormat::text;
-  std::string patterns_dir;           ///< empty: the built-in catalog
-  bool group_none = false;            ///< --group-by none
+  std::string patterns_dir;  ///< empty: the built-in catalog
+  bool group_none = false;   ///< --group-by none
   double idle_timeout_s = 600;
 };
 

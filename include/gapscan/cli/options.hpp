@@ -16,8 +16,8 @@ struct ScanOptions {
 };
 
 struct PatternsOptions {
-  std::string action;      ///< "check" or "list"
-  std::string directory;   ///< empty: the built-in catalog
+  std::string action;     ///< "check" or "list"
+  std::string directory;  ///< empty: the built-in catalog
   bool help = false;
 };
 

@@ -20,21 +20,36 @@ inline Unexpected unexpected(Diagnostic diagnostic) { return Unexpected{std::mov
 template <typename T>
 class [[nodiscard]] Expected {
  public:
-  Expected(T value) : m_state(std::in_place_index<0>, std::move(value)) {}  // NOLINT(google-explicit-constructor)
-  Expected(Unexpected error) : m_state(std::in_place_index<1>, std::move(error.error)) {}  // NOLINT(google-explicit-constructor)
+  // Implicit on purpose, like std::expected: `return value;` and `return unexpected(e);`.
+  // NOLINTNEXTLINE(google-explicit-constructor)
+  Expected(T value) : m_state(std::in_place_index<0>, std::move(value)) {}
+  // NOLINTNEXTLINE(google-explicit-constructor)
+  Expected(Unexpected error) : m_state(std::in_place_index<1>, std::move(error.error)) {}
 
   bool has_value() const { return m_state.index() == 0; }
   explicit operator bool() const { return has_value(); }
 
-  T& value() & { assert(has_value()); return std::get<0>(m_state); }
-  const T& value() const& { assert(has_value()); return std::get<0>(m_state); }
-  T&& value() && { assert(has_value()); return std::get<0>(std::move(m_state)); }
+  T& value() & {
+    assert(has_value());
+    return std::get<0>(m_state);
+  }
+  const T& value() const& {
+    assert(has_value());
+    return std::get<0>(m_state);
+  }
+  T&& value() && {
+    assert(has_value());
+    return std::get<0>(std::move(m_state));
+  }
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
 
-  const Diagnostic& error() const { assert(!has_value()); return std::get<1>(m_state); }
+  const Diagnostic& error() const {
+    assert(!has_value());
+    return std::get<1>(m_state);
+  }
 
  private:
   std::variant<T, Diagnostic> m_state;
@@ -45,11 +60,15 @@ template <>
 class [[nodiscard]] Expected<void> {
  public:
   Expected() = default;
-  Expected(Unexpected error) : m_error(std::move(error.error)), m_failed(true) {}  // NOLINT(google-explicit-constructor)
+  // NOLINTNEXTLINE(google-explicit-constructor)
+  Expected(Unexpected error) : m_error(std::move(error.error)), m_failed(true) {}
 
   bool has_value() const { return !m_failed; }
   explicit operator bool() const { return has_value(); }
-  const Diagnostic& error() const { assert(m_failed); return m_error; }
+  const Diagnostic& error() const {
+    assert(m_failed);
+    return m_error;
+  }
 
  private:
   Diagnostic m_error;

@@ -13,11 +13,11 @@
 namespace gapscan::detect {
 
 struct AnalyzerOptions {
-  double alpha = 0.01;               ///< false-alarm level after multiple-testing correction
-  double max_rel_width = 0.10;       ///< a mode wider than this is not a spike
-  double min_members = 3;            ///< fewer member gaps are an outlier, not a mode
+  double alpha = 0.01;                 ///< false-alarm level after multiple-testing correction
+  double max_rel_width = 0.10;         ///< a mode wider than this is not a spike
+  double min_members = 3;              ///< fewer member gaps are an outlier, not a mode
   std::size_t pooled_min_windows = 5;  ///< the pooled test needs at least this many requests
-  std::size_t max_samples = 32;      ///< example gaps kept per finding
+  std::size_t max_samples = 32;        ///< example gaps kept per finding
 };
 
 class Analyzer {

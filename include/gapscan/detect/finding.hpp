@@ -12,27 +12,27 @@ namespace gapscan::detect {
 
 /// How a mode repeats (causes.md shape vocabulary, as far as gaps alone can tell).
 enum class Shape {
-  per_op,  ///< several gaps per request at the value (PER-OP)
-  one_off, ///< about one gap per request at the value (ONE-OFF)
+  per_op,   ///< several gaps per request at the value (PER-OP)
+  one_off,  ///< about one gap per request at the value (ONE-OFF)
 };
 
 std::string_view to_string(Shape shape);
 
 struct Finding {
-  double centre_ns = 0;     ///< median of the member gaps
-  double lo_ns = 0;         ///< shortest interval holding 80 % of the members
+  double centre_ns = 0;  ///< median of the member gaps
+  double lo_ns = 0;      ///< shortest interval holding 80 % of the members
   double hi_ns = 0;
-  double rel_width = 0;     ///< (hi - lo) / centre
-  std::uint64_t gaps = 0;   ///< member gaps
-  std::uint64_t requests = 0;       ///< streams (requests) the mode appears in
-  double member_time_ns = 0;        ///< sum of the member gaps
-  double requests_span_ns = 0;      ///< sum of the wall time of those streams
-  double wall_share = 0;            ///< member_time / requests_span
+  double rel_width = 0;         ///< (hi - lo) / centre
+  std::uint64_t gaps = 0;       ///< member gaps
+  std::uint64_t requests = 0;   ///< streams (requests) the mode appears in
+  double member_time_ns = 0;    ///< sum of the member gaps
+  double requests_span_ns = 0;  ///< sum of the wall time of those streams
+  double wall_share = 0;        ///< member_time / requests_span
   Shape shape = Shape::per_op;
 
-  double log10_p = 0;               ///< significance used for ranking: min of the two below
-  double log10_p_per_request = 0;   ///< best per-request p, Bonferroni-corrected over requests (0 if none)
-  double log10_p_pooled = 0;        ///< pooled test over all requests (0 if not run or not significant)
+  double log10_p = 0;                   ///< significance used for ranking: min of the two below
+  double log10_p_per_request = 0;       ///< best per-request p, Bonferroni-corrected over requests (0 if none)
+  double log10_p_pooled = 0;            ///< pooled test over all requests (0 if not run or not significant)
   std::uint64_t requests_detected = 0;  ///< requests whose own test found the mode
 
   /// The request where the mode weighs most.

@@ -25,19 +25,19 @@
 namespace gapscan::detect {
 
 struct ScanPoint {
-  double z = 0;            ///< ln of the gap in ns
-  double weight = 1;       ///< count carried by the point
-  std::uint32_t id = 0;    ///< caller's index, returned in ScanMode::members
+  double z = 0;          ///< ln of the gap in ns
+  double weight = 1;     ///< count carried by the point
+  std::uint32_t id = 0;  ///< caller's index, returned in ScanMode::members
 };
 
 struct ScanOptions {
   double alpha = 0.01;
   std::size_t max_modes = 5;
-  double min_count = 3;                              ///< windows with less weight are not tested
+  double min_count = 3;  ///< windows with less weight are not tested
   std::array<double, 3> half_widths = {0.005, 0.02, 0.08};
-  double resolution_ns = 1;                          ///< a window is never narrower than 2 × this
-  double bandwidth = 0;                              ///< 0: self rule; else the fixed bandwidth in z
-  double min_enrichment = 1;                         ///< also require C >= this × lambda
+  double resolution_ns = 1;   ///< a window is never narrower than 2 × this
+  double bandwidth = 0;       ///< 0: self rule; else the fixed bandwidth in z
+  double min_enrichment = 1;  ///< also require C >= this × lambda
   /// Share of the window's own points kept in its background: 0 is a leave-window-out KDE,
   /// 1 the full KDE. Leaving the points out underestimates the background in sparse tails
   /// (anti-conservative); keeping all of them hides broad modes a little (conservative).
@@ -45,12 +45,12 @@ struct ScanOptions {
 };
 
 struct ScanMode {
-  double z_lo = 0, z_hi = 0;     ///< the window
-  double count = 0;              ///< weight in the window
-  double expected = 0;           ///< lambda
+  double z_lo = 0, z_hi = 0;  ///< the window
+  double count = 0;           ///< weight in the window
+  double expected = 0;        ///< lambda
   double log10_p_local = 0;
-  double log10_p = 0;            ///< corrected for the windows tested
-  int scale = 0;                 ///< index into half_widths
+  double log10_p = 0;  ///< corrected for the windows tested
+  int scale = 0;       ///< index into half_widths
   std::vector<std::uint32_t> members;
 };
 

@@ -32,8 +32,8 @@ struct FormatInfo {
   std::string_view description;  ///< one line for `gapscan formats`
   std::string_view sample;       ///< a line in this format; tests parse it
   std::unique_ptr<LineParser> (*make_parser)();
-  bool generic = false;          ///< parses lines of many layouts (e.g. any ISO-8601 line); chosen by
-                                 ///< detection only when no specific format parses half as many lines
+  bool generic = false;  ///< parses lines of many layouts (e.g. any ISO-8601 line); chosen by
+                         ///< detection only when no specific format parses half as many lines
 };
 
 /// Built-in formats in detection priority order: specific layouts before generic ones.

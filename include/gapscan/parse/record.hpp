@@ -10,12 +10,12 @@ namespace gapscan::parse {
 
 /// Views into the line that was parsed; valid as long as that line is.
 struct Record {
-  TimeNs time = 0;                ///< UTC nanoseconds
-  std::uint8_t time_digits = 0;   ///< fraction-of-second digits written in the timestamp (0-9)
-  std::string_view group;         ///< request id (or other group key); empty when the line has none
-  std::string_view channel;       ///< logger channel or component, when the format has one
-  std::string_view level;         ///< severity as written, when the format has one
-  std::string_view message;       ///< the message text (for JSON: the raw, still-escaped value)
+  TimeNs time = 0;               ///< UTC nanoseconds
+  std::uint8_t time_digits = 0;  ///< fraction-of-second digits written in the timestamp (0-9)
+  std::string_view group;        ///< request id (or other group key); empty when the line has none
+  std::string_view channel;      ///< logger channel or component, when the format has one
+  std::string_view level;        ///< severity as written, when the format has one
+  std::string_view message;      ///< the message text (for JSON: the raw, still-escaped value)
 };
 
 }  // namespace gapscan::parse

@@ -19,7 +19,7 @@ struct LineRef {
 };
 
 struct GapExample {
-  std::string request;        ///< request id, or empty for a whole-input stream
+  std::string request;  ///< request id, or empty for a whole-input stream
   double gap_ms = 0;
   std::vector<LineRef> before;  ///< oldest first
   LineRef after;
@@ -93,7 +93,7 @@ struct Input {
   std::string format;  ///< detected format, or "none"
   std::uint64_t lines = 0;
   std::uint64_t bytes = 0;
-  std::string error;   ///< why reading stopped early, or empty
+  std::string error;  ///< why reading stopped early, or empty
 };
 
 struct UnparsedLine {

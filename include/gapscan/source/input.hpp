@@ -19,8 +19,7 @@ struct InputSpec {
 
 /// Expands paths: "-" (or no path) is stdin; a folder is walked recursively in sorted order;
 /// anything that cannot be opened becomes a diagnostic (the rest is still read).
-std::vector<InputSpec> expand_inputs(const std::vector<std::string>& paths,
-                                     std::vector<Diagnostic>& diagnostics);
+std::vector<InputSpec> expand_inputs(const std::vector<std::string>& paths, std::vector<Diagnostic>& diagnostics);
 
 /// Opens one input for reading. The error names the file and the reason.
 Expected<std::unique_ptr<ByteSource>> open_input(const InputSpec& spec);

@@ -23,15 +23,15 @@ struct EvidenceLine {
 struct GapSample {
   std::uint64_t hash = 0;  ///< selection key: the smallest hashes are kept
   DurationNs gap = 0;
-  std::string stream;      ///< request id (cut), empty for a whole-input stream
+  std::string stream;                ///< request id (cut), empty for a whole-input stream
   std::vector<EvidenceLine> before;  ///< up to two lines, oldest first
   EvidenceLine after;
 };
 
 class GapPool {
  public:
-  static constexpr unsigned k_fine_bits = 10;    ///< 0.1 % bins for the pooled tests
-  static constexpr unsigned k_coarse_bits = 6;   ///< ~1.6 % bins for samples and sums
+  static constexpr unsigned k_fine_bits = 10;   ///< 0.1 % bins for the pooled tests
+  static constexpr unsigned k_coarse_bits = 6;  ///< ~1.6 % bins for samples and sums
   static constexpr std::size_t k_samples_per_bin = 8;
 
   GapPool();
@@ -62,14 +62,14 @@ class GapPool {
     std::vector<GapSample> items;
     std::uint64_t largest_hash = 0;  // valid when items is full
   };
-  std::vector<Reservoir> m_samples;                          // indexed by coarse bin
-  std::vector<double> m_span;                                // coarse bin -> sum of window spans
-  std::map<DurationNs, std::uint64_t> m_resolutions;        // resolution -> gaps measured with it
+  std::vector<Reservoir> m_samples;                   // indexed by coarse bin
+  std::vector<double> m_span;                         // coarse bin -> sum of window spans
+  std::map<DurationNs, std::uint64_t> m_resolutions;  // resolution -> gaps measured with it
   std::uint64_t m_windows = 0;
   std::uint64_t m_gap_count = 0;
   std::uint64_t m_zero_gaps = 0;
   std::uint64_t m_out_of_order = 0;
-  std::vector<std::size_t> m_touched;  // scratch
+  std::vector<std::size_t> m_touched;         // scratch
   std::vector<std::size_t> m_touched_coarse;  // scratch
 };
 

@@ -10,10 +10,10 @@
 namespace gapscan::stats {
 
 struct Gap {
-  DurationNs raw = 0;     ///< exact gap between the two timestamps (> 0)
-  double value = 0;       ///< raw gap dequantised by a deterministic uniform offset within
-                          ///< ±resolution/2, so that ticks of the logger's clock do not look
-                          ///< like modes; used by the log-domain tests
+  DurationNs raw = 0;       ///< exact gap between the two timestamps (> 0)
+  double value = 0;         ///< raw gap dequantised by a deterministic uniform offset within
+                            ///< ±resolution/2, so that ticks of the logger's clock do not look
+                            ///< like modes; used by the log-domain tests
   std::uint32_t after = 0;  ///< index into GapSeries::order of the line after the gap
 };
 

@@ -26,33 +26,31 @@ struct Entry {
 
 /// A window of one stream. Views are valid only during the sink call.
 struct StreamWindow {
-  std::string_view key;           ///< request id; empty for a whole-input stream
-  SourceId input = 0;             ///< the input of a whole-input stream (unused when keyed)
-  std::uint32_t window_index = 0; ///< 0 for the first window of the stream
-  std::span<const Entry> entries; ///< arrival order
-  std::string_view text;          ///< storage of the entries' line text
+  std::string_view key;            ///< request id; empty for a whole-input stream
+  SourceId input = 0;              ///< the input of a whole-input stream (unused when keyed)
+  std::uint32_t window_index = 0;  ///< 0 for the first window of the stream
+  std::span<const Entry> entries;  ///< arrival order
+  std::string_view text;           ///< storage of the entries' line text
 
-  std::string_view line_text(const Entry& entry) const {
-    return text.substr(entry.text_offset, entry.text_length);
-  }
+  std::string_view line_text(const Entry& entry) const { return text.substr(entry.text_offset, entry.text_length); }
 };
 
 using WindowSink = std::function<void(const StreamWindow&)>;
 
 struct GroupingOptions {
   DurationNs idle_timeout = 600 * k_ns_per_s;   ///< close a stream after this much log time without a line
-  std::size_t window_records = 65536;          ///< analyse a stream in windows of at most this many records
-  std::size_t max_buffered_records = 4u << 20; ///< flush least recently used streams above this
-  std::size_t max_line_text = 320;             ///< bytes of each line kept for the report and evidence
+  std::size_t window_records = 65536;           ///< analyse a stream in windows of at most this many records
+  std::size_t max_buffered_records = 4u << 20;  ///< flush least recently used streams above this
+  std::size_t max_line_text = 320;              ///< bytes of each line kept for the report and evidence
 };
 
 struct GroupingStats {
-  std::uint64_t streams = 0;          ///< streams opened
-  std::uint64_t windows = 0;          ///< windows handed to the sink
-  std::uint64_t idle_closed = 0;      ///< streams closed by the idle timeout
-  std::uint64_t early_flushes = 0;    ///< windows cut because of the memory budget
-  std::size_t peak_active = 0;        ///< most streams open at once
-  std::size_t peak_buffered = 0;      ///< most records buffered at once
+  std::uint64_t streams = 0;        ///< streams opened
+  std::uint64_t windows = 0;        ///< windows handed to the sink
+  std::uint64_t idle_closed = 0;    ///< streams closed by the idle timeout
+  std::uint64_t early_flushes = 0;  ///< windows cut because of the memory budget
+  std::size_t peak_active = 0;      ///< most streams open at once
+  std::size_t peak_buffered = 0;    ///< most records buffered at once
 };
 
 class StreamTable {

@@ -21,8 +21,8 @@ class Iso8601LineParser final : public LineParser {
       if (pos >= line.size() || line[pos] != ']') return ParseStatus::not_this_format;
       ++pos;
     }
-    if (pos < line.size() && line[pos] != ' ' && line[pos] != '\t' && line[pos] != '|' &&
-        line[pos] != ';' && line[pos] != ',') {
+    if (pos < line.size() && line[pos] != ' ' && line[pos] != '\t' && line[pos] != '|' && line[pos] != ';' &&
+        line[pos] != ',') {
       return ParseStatus::not_this_format;
     }
     while (pos < line.size() && (line[pos] == ' ' || line[pos] == '\t')) ++pos;

@@ -30,8 +30,8 @@ class MediawikiLineParser final : public LineParser {
     const std::string_view version = next_token(line, pos);
     const std::string_view channel = next_token(line, pos);
     std::string_view level = next_token(line, pos);
-    if (host.empty() || wiki.empty() || version.empty() || channel.empty() || level.size() < 2 ||
-        level.back() != ':' || !is_upper_word(level.substr(0, level.size() - 1))) {
+    if (host.empty() || wiki.empty() || version.empty() || channel.empty() || level.size() < 2 || level.back() != ':' ||
+        !is_upper_word(level.substr(0, level.size() - 1))) {
       return ParseStatus::not_this_format;
     }
     level.remove_suffix(1);

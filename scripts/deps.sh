@@ -1,0 +1,57 @@
+# shellcheck shell=bash
+# Sourced by the other scripts: installs the Debian 12 packages gapscan needs, only those
+# that are missing. Idempotent; when everything is installed it returns in well under a
+# second without touching apt. Needs root or sudo only when something is missing.
+
+# Build: compiler, CMake and the libraries (design.md names each one's job).
+GAPSCAN_BUILD_PACKAGES=(
+  g++ make cmake pkg-config
+  libre2-dev libboost-program-options-dev libeigen3-dev libfmt-dev
+  libsimdjson-dev libtomlplusplus-dev nlohmann-json3-dev
+  zlib1g-dev libzstd-dev libbz2-dev liblzma-dev
+)
+# Tests: Catch2 v2, and the real memcached + PHP extension for the live Nagle test.
+GAPSCAN_TEST_PACKAGES=(catch2 memcached php-cli php-memcached procps)
+# CI extras: format and lint checks.
+GAPSCAN_CI_PACKAGES=(clang-format clang-tidy)
+
+gapscan_missing_packages() {
+  local package
+  for package in "$@"; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q '^install ok installed$'; then
+      printf '%s\n' "$package"
+    fi
+  done
+}
+
+# gapscan_install PACKAGE... : installs the missing ones with apt-get.
+gapscan_install() {
+  local missing
+  mapfile -t missing < <(gapscan_missing_packages "$@")
+  if [[ ${#missing[@]} -eq 0 ]]; then
+    return 0
+  fi
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "gapscan: these Debian packages are missing and apt-get is not available: ${missing[*]}" >&2
+    return 1
+  fi
+  local -a run=()
+  if [[ $(id -u) -ne 0 ]]; then
+    if ! command -v sudo >/dev/null 2>&1; then
+      echo "gapscan: run as root or install sudo; missing packages: ${missing[*]}" >&2
+      return 1
+    fi
+    run=(sudo)
+  fi
+  echo "gapscan: installing ${missing[*]}" >&2
+  "${run[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null
+  "${run[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# gapscan_build DIR TYPE [CMAKE ARGS...] : configures and builds into DIR.
+gapscan_build() {
+  local dir=$1 type=$2
+  shift 2
+  cmake -S "$GAPSCAN_ROOT" -B "$dir" -DCMAKE_BUILD_TYPE="$type" "$@" >/dev/null
+  cmake --build "$dir" -j "$(nproc)"
+}

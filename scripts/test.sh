@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what is missing (Debian packages), builds gapscan and runs the whole test suite
+# through CTest.
+#   scripts/test.sh              release build in build/release, warnings as errors
+#   scripts/test.sh --sanitize   the same with AddressSanitizer + UndefinedBehaviorSanitizer
+#                                in build/sanitize
+set -euo pipefail
+GAPSCAN_ROOT=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=scripts/deps.sh
+source "$GAPSCAN_ROOT/scripts/deps.sh"
+
+mode=release
+case ${1:-} in
+  "") ;;
+  --sanitize) mode=sanitize ;;
+  -h | --help) sed -n '2,6p' "$0"; exit 0 ;;
+  *) echo "test.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+esac
+
+gapscan_install "${GAPSCAN_BUILD_PACKAGES[@]}" "${GAPSCAN_TEST_PACKAGES[@]}"
+if [[ $mode == sanitize ]]; then
+  dir=$GAPSCAN_ROOT/build/sanitize
+  gapscan_build "$dir" RelWithDebInfo -DGAPSCAN_WERROR=ON -DGAPSCAN_SANITIZE=ON
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+else
+  dir=$GAPSCAN_ROOT/build/release
+  gapscan_build "$dir" Release -DGAPSCAN_WERROR=ON -DGAPSCAN_BUILD_TESTS=ON
+fi
+cd "$dir"
+TZ=UTC LC_ALL=C ctest --output-on-failure -j "$(nproc)"
