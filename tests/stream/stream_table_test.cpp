@@ -40,7 +40,7 @@ struct Harness {
 
 }  // namespace
 
-TEST_CASE("Records are grouped by request id; unkeyed records by input", "[stream]") {
+TEST_CASE("Records are grouped by request id, unkeyed records by input", "[stream]") {
   Harness h(GroupingOptions{});
   h.add("a", 1, "a1");
   h.add("b", 2, "b1");
@@ -70,7 +70,7 @@ TEST_CASE("Long streams are cut into windows that overlap by one record", "[stre
   CHECK(h.windows[2].index == 2);
 }
 
-TEST_CASE("Idle streams close; the memory budget flushes the least recently used", "[stream]") {
+TEST_CASE("Idle streams close and the memory budget flushes the least recently used", "[stream]") {
   GroupingOptions options;
   options.idle_timeout = 100;
   options.max_buffered_records = 4;
