@@ -4,7 +4,8 @@
 //   1. stats::build_gap_series: gaps in time order, dequantised by the timestamp resolution.
 //   2. The gaps go into the GapPool (pooled histograms, example reservoir).
 //   3. scan_modes on z = ln(gap) against the request's own background (mode_scan.hpp, with
-//      half of the window's own points kept in its background: calibrated in the tests).
+//      30 % of the window's own points kept in its background: calibrated by
+//      bench/mode_calibration and the tests).
 //      Each accepted mode with >= min_members gaps and a relative width <= max_rel_width
 //      joins the cluster of modes with a centre within 2 % (ln distance 0.02), or starts one.
 // At the end:

@@ -34,7 +34,8 @@ TEST_CASE("Live: memcached noreply writes with Nagle on stall one delayed ACK, w
 
   const auto nodelay = run_command(gapscan_command("--output json " + dir + "/memcached-nodelay.log"));
   REQUIRE(nodelay.exit_code == 0);
-  for (const auto& finding : nlohmann::json::parse(nodelay.out)["findings"]) {
+  const auto without_nagle = nlohmann::json::parse(nodelay.out);
+  for (const auto& finding : without_nagle["findings"]) {
     CHECK(finding["confidence"].get<double>() < 0.6);
   }
   std::system(("rm -rf " + dir).c_str());

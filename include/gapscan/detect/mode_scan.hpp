@@ -41,7 +41,10 @@ struct ScanOptions {
   /// Share of the window's own points kept in its background: 0 is a leave-window-out KDE,
   /// 1 the full KDE. Leaving the points out underestimates the background in sparse tails
   /// (anti-conservative); keeping all of them hides broad modes a little (conservative).
-  double self_weight = 0.5;
+  double self_weight = 0.3;
+  /// Also try the discrete union bound when Bonferroni is not enough (a few tail evaluations
+  /// per window of the grid, only for scans whose best window is already promising).
+  bool union_bound = true;
 };
 
 struct ScanMode {
