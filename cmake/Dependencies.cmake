@@ -1,6 +1,7 @@
 # Every dependency comes from a Debian 12 package; nothing is downloaded at configure time.
 # scripts/setup.sh installs the packages named in the messages below.
 find_package(PkgConfig REQUIRED)
+find_package(Threads REQUIRED)
 
 # RE2 ships only a pkg-config file on Debian 12 (libre2-dev).
 pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)

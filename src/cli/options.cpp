@@ -15,14 +15,20 @@ namespace {
 
 po::options_description scan_description(ScanOptions& options, std::string& output, std::string& group_by) {
   po::options_description description("Options");
-  description.add_options()("help,h", po::bool_switch(&options.help), "show this help")(
-      "output,o", po::value(&output)->default_value("text"), "report format: text or json")(
-      "patterns", po::value(&options.config.patterns_dir),
-      "read the cause catalog from this folder of *.toml files instead of the built-in one")(
-      "group-by", po::value(&group_by)->default_value("auto"),
-      "auto: group lines by request id when the format has one; none: one stream per input")(
-      "idle-timeout", po::value(&options.config.idle_timeout_s)->default_value(600),
-      "seconds of log time after which a request without new lines is closed");
+  // clang-format off
+  description.add_options()
+      ("help,h", po::bool_switch(&options.help), "show this help")
+      ("output,o", po::value(&output)->default_value("text"), "report format: text or json")
+      ("patterns", po::value(&options.config.patterns_dir),
+       "read the cause catalog from this folder of *.toml files instead of the built-in one")
+      ("group-by", po::value(&group_by)->default_value("auto"),
+       "auto: group lines by request id when the format has one; none: one stream per input")
+      ("idle-timeout", po::value(&options.config.idle_timeout_s)->default_value(600),
+       "seconds of log time after which a request without new lines is closed")
+      ("jobs,j", po::value(&options.config.jobs)->default_value(2),
+       "threads: 1 reads and analyses on one thread; 2 or more analyse on a second thread "
+       "while reading goes on (the report is the same)");
+  // clang-format on
   return description;
 }
 
@@ -59,6 +65,7 @@ Expected<ScanOptions> parse_scan_options(const std::vector<std::string>& args) {
   } else if (group_by != "auto") {
     return unexpected(usage_error(fmt::format("unknown --group-by '{}'", group_by), "use auto or none"));
   }
+  if (options.config.jobs == 0) return unexpected(usage_error("--jobs must be at least 1", ""));
   if (options.config.idle_timeout_s <= 0) {
     return unexpected(usage_error("--idle-timeout must be positive", ""));
   }

@@ -10,6 +10,7 @@
 #include <gapscan/source/input.hpp>
 #include <gapscan/source/line_reader.hpp>
 #include <gapscan/stream/stream_table.hpp>
+#include <gapscan/stream/window_queue.hpp>
 
 namespace gapscan::cli {
 namespace {
@@ -82,7 +83,19 @@ Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
   detect::Analyzer analyzer;
   stream::GroupingOptions grouping;
   grouping.idle_timeout = static_cast<DurationNs>(config.idle_timeout_s * 1e9);
-  stream::StreamTable streams(grouping, [&](const stream::StreamWindow& window) { analyzer.add(window); });
+  // With more than one job, windows are analysed on a second thread while parsing goes on;
+  // they are consumed in order, so the report is the same for any number of jobs.
+  std::unique_ptr<stream::WindowQueue> queue;
+  if (config.jobs > 1) {
+    queue = std::make_unique<stream::WindowQueue>([&](const stream::StreamWindow& window) { analyzer.add(window); });
+  }
+  stream::StreamTable streams(grouping, [&](stream::OwnedWindow&& window) {
+    if (queue) {
+      queue->push(std::move(window));
+    } else {
+      analyzer.add(window.view());
+    }
+  });
   Pipeline pipeline;
   pipeline.streams = &streams;
   source::SourceTable sources;
@@ -106,6 +119,7 @@ Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
     }
   }
   streams.finish();
+  if (queue) queue->finish();
   const detect::DetectionResult detection = analyzer.finish();
   const std::vector<catalog::Suspect> suspects = catalog::rank_suspects(detection.findings, *catalog);
 

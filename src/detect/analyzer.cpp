@@ -103,7 +103,7 @@ struct Analyzer::Cluster {
   std::uint64_t top_gaps = 0;
   double top_share = -1;
   double pooled_log10_p = 0;
-  std::uint64_t last_window = 0;  // 1-based index of the last window counted in `streams`
+  std::uint64_t last_stream = 0;  // 1 + the id of the last stream counted in `streams`
 };
 
 Analyzer::Analyzer(AnalyzerOptions options) : m_options(options) {}
@@ -164,8 +164,9 @@ void Analyzer::add_mode(const stream::StreamWindow& window, std::vector<Duration
   cluster->log_centre = (cluster->log_centre * cluster->weight + log_centre * count) / (cluster->weight + count);
   cluster->spread = (cluster->spread * cluster->weight + spread * count) / (cluster->weight + count);
   cluster->weight += count;
-  const bool new_stream = cluster->last_window != m_summary.windows;  // a window may hold two modes of one cluster
-  cluster->last_window = m_summary.windows;
+  // A request may hold two modes of one cluster, or be analysed in several windows.
+  const bool new_stream = cluster->last_stream != window.stream_id + 1;
+  cluster->last_stream = window.stream_id + 1;
   if (new_stream) cluster->streams += 1;
   cluster->members += members.size();
   double member_time = 0;

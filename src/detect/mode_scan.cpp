@@ -157,14 +157,22 @@ std::vector<ScanMode> scan_modes(std::vector<ScanPoint> points, const ScanOption
     best.log_p = log_alpha - std::log(disjoint_windows);
     for (int s = 0; s < static_cast<int>(scale_log.size()); ++s) {
       const double scale = scale_log[static_cast<std::size_t>(s)];
+      // Below z_resolution the window must widen to two clock ticks; above it, w = scale and
+      // the window end advances monotonically (two pointers).
+      const double z_resolution = std::log(options.resolution_ns / std::expm1(scale)) - scale;
+      std::size_t end = 0;
       for (std::size_t i = 0; i < points.size(); ++i) {
         if (i > 0 && points[i].z == points[i - 1].z) continue;
-        const double w = half_width(scale, points[i].z + scale, options.resolution_ns);
+        const double w =
+            points[i].z >= z_resolution ? scale : half_width(scale, points[i].z + scale, options.resolution_ns);
         const double z_hi = points[i].z + 2 * w;
-        const auto end =
-            static_cast<std::size_t>(std::upper_bound(points.begin() + static_cast<std::ptrdiff_t>(i), points.end(),
-                                                      z_hi, [](double z, const ScanPoint& p) { return z < p.z; }) -
-                                     points.begin());
+        if (w == scale && end >= i) {
+          while (end < points.size() && points[end].z <= z_hi) ++end;
+        } else {
+          end = static_cast<std::size_t>(std::upper_bound(points.begin() + static_cast<std::ptrdiff_t>(i), points.end(),
+                                                          z_hi, [](double z, const ScanPoint& p) { return z < p.z; }) -
+                                         points.begin());
+        }
         const double count = prefix[end] - prefix[i];
         if (count < options.min_count) continue;
         const double centre = points[i].z + w;

@@ -1,5 +1,7 @@
 #include <gapscan/parse/timestamp.hpp>
 
+#include <cstring>
+
 namespace gapscan::parse {
 namespace {
 
@@ -20,19 +22,43 @@ inline bool read_digits(std::string_view text, std::size_t pos, std::size_t coun
 
 constexpr std::int64_t k_pow10[10] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000};
 
+/// The last "YYYY-MM-DD?HH:MM" prefix seen and its instant: most lines of a log share the
+/// minute of their predecessor, so only the seconds and the fraction are read for them.
+struct MinuteCache {
+  char prefix[16] = {};
+  std::int64_t seconds = 0;  // epoch seconds at the start of that minute (no offset applied)
+};
+
 }  // namespace
 
 std::optional<ParsedTime> parse_iso8601(std::string_view text) {
-  unsigned year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
-  if (!read_digits(text, 0, 4, year) || text.size() < 19 || text[4] != '-' || !read_digits(text, 5, 2, month) ||
-      text[7] != '-' || !read_digits(text, 8, 2, day) || (text[10] != 'T' && text[10] != ' ') ||
-      !read_digits(text, 11, 2, hour) || text[13] != ':' || !read_digits(text, 14, 2, minute) || text[16] != ':' ||
-      !read_digits(text, 17, 2, second)) {
-    return std::nullopt;
+  if (text.size() < 19) return std::nullopt;
+  const char* t = text.data();
+  auto digit = [t](std::size_t i) { return static_cast<unsigned>(t[i] - '0'); };
+  thread_local MinuteCache cache;
+  std::int64_t minute_seconds = 0;
+  if (std::memcmp(t, cache.prefix, 16) == 0) {
+    if (t[16] != ':' || digit(17) > 9 || digit(18) > 9) return std::nullopt;
+    minute_seconds = cache.seconds;
+  } else {
+    for (std::size_t i : {0u, 1u, 2u, 3u, 5u, 6u, 8u, 9u, 11u, 12u, 14u, 15u, 17u, 18u}) {
+      if (digit(i) > 9) return std::nullopt;
+    }
+    if (t[4] != '-' || t[7] != '-' || (t[10] != 'T' && t[10] != ' ') || t[13] != ':' || t[16] != ':') {
+      return std::nullopt;
+    }
+    const unsigned year = digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3);
+    const unsigned month = digit(5) * 10 + digit(6);
+    const unsigned day = digit(8) * 10 + digit(9);
+    const unsigned hour = digit(11) * 10 + digit(12);
+    const unsigned minute = digit(14) * 10 + digit(15);
+    if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59) return std::nullopt;
+    minute_seconds = days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60;
+    std::memcpy(cache.prefix, t, 16);
+    cache.seconds = minute_seconds;
   }
-  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) {
-    return std::nullopt;
-  }
+  const unsigned second = digit(17) * 10 + digit(18);
+  if (second > 60) return std::nullopt;
   ParsedTime parsed;
   parsed.date_time_t = text[10] == 'T';
   std::size_t pos = 19;
@@ -73,8 +99,7 @@ std::optional<ParsedTime> parse_iso8601(std::string_view text) {
       }
     }
   }
-  const std::int64_t days = days_from_civil(year, month, day);
-  const std::int64_t seconds = days * 86400 + hour * 3600 + minute * 60 + second - offset_seconds;
+  const std::int64_t seconds = minute_seconds + second - offset_seconds;
   parsed.time = seconds * k_ns_per_s + fraction_ns;
   parsed.length = pos;
   return parsed;

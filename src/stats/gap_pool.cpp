@@ -16,7 +16,9 @@ GapPool::GapPool()
     : m_gaps(k_fine_bits),
       m_support(k_fine_bits),
       m_samples(LogHistogram(k_coarse_bits).size()),
-      m_span(m_samples.size(), 0.0) {}
+      m_span(m_samples.size(), 0.0),
+      m_support_epoch(m_support.size(), 0),
+      m_span_epoch(m_samples.size(), 0) {}
 
 void GapPool::add(const stream::StreamWindow& window, const GapSeries& series) {
   ++m_windows;
@@ -25,13 +27,17 @@ void GapPool::add(const stream::StreamWindow& window, const GapSeries& series) {
   m_out_of_order += series.out_of_order;
   if (!series.gaps.empty()) m_resolutions[series.resolution] += series.gaps.size();
 
-  m_touched.clear();
-  m_touched_coarse.clear();
+  // Each window counts once per bin in the support histogram and once per coarse bin in the
+  // span sums: the epoch arrays remember the last window that touched each bin.
+  const auto epoch = static_cast<std::uint32_t>(m_windows);
   for (const Gap& gap : series.gaps) {
-    const auto value = static_cast<std::uint64_t>(std::llround(std::max(1.0, gap.value)));
+    const auto value = static_cast<std::uint64_t>(std::max(1.0, gap.value) + 0.5);
     const std::size_t index = m_gaps.index_of(value);
     m_gaps.add_at(index);
-    m_touched.push_back(index);
+    if (m_support_epoch[index] != epoch) {
+      m_support_epoch[index] = epoch;
+      m_support.add_at(index);
+    }
 
     // Reservoir of examples per coarse bin: keep the samples with the smallest hashes, which
     // is deterministic and independent of the order in which windows arrive.
@@ -39,7 +45,10 @@ void GapPool::add(const stream::StreamWindow& window, const GapSeries& series) {
     const stream::Entry& after = entries[series.order[gap.after]];
     const std::uint64_t hash = location_hash(after.location);
     const std::size_t coarse = LogHistogram::index_of(value, k_coarse_bits);
-    if (m_touched_coarse.empty() || m_touched_coarse.back() != coarse) m_touched_coarse.push_back(coarse);
+    if (m_span_epoch[coarse] != epoch) {
+      m_span_epoch[coarse] = epoch;
+      m_span[coarse] += static_cast<double>(series.span);
+    }
     Reservoir& reservoir = m_samples[coarse];
     auto by_hash = [](const GapSample& a, const GapSample& b) { return a.hash < b.hash; };
     if (reservoir.items.size() >= k_samples_per_bin) {
@@ -59,12 +68,6 @@ void GapPool::add(const stream::StreamWindow& window, const GapSeries& series) {
       reservoir.largest_hash = std::max_element(reservoir.items.begin(), reservoir.items.end(), by_hash)->hash;
     }
   }
-  std::sort(m_touched.begin(), m_touched.end());
-  m_touched.erase(std::unique(m_touched.begin(), m_touched.end()), m_touched.end());
-  for (std::size_t index : m_touched) m_support.add_at(index);
-  std::sort(m_touched_coarse.begin(), m_touched_coarse.end());
-  m_touched_coarse.erase(std::unique(m_touched_coarse.begin(), m_touched_coarse.end()), m_touched_coarse.end());
-  for (std::size_t index : m_touched_coarse) m_span[index] += static_cast<double>(series.span);
 }
 
 double GapPool::span_between(double lo, double hi) const {

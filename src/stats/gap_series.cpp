@@ -35,22 +35,20 @@ GapSeries build_gap_series(const stream::StreamWindow& window) {
   }
   if (n == 0) return series;
 
-  // Resolution: the exact gcd of the sub-second parts, trusted when there are enough lines
-  // for it not to be a coincidence; otherwise the precision the logger wrote.
-  std::int64_t divisor = 0;
+  // Resolution: the largest power of ten dividing every sub-second part (loggers tick in
+  // powers of ten; a gcd such as 7 ms only means the lines were regular), trusted when
+  // there are enough lines for it not to be a coincidence; never finer than the digits the
+  // logger wrote.
+  std::int64_t decimal = k_ns_per_s;
   std::uint8_t digits = 0;
   for (const auto& entry : entries) {
     std::int64_t sub = entry.time % k_ns_per_s;
     if (sub < 0) sub += k_ns_per_s;
-    divisor = std::gcd(divisor, sub);
+    while (decimal > 1 && sub % decimal != 0) decimal /= 10;
     digits = std::max(digits, entry.time_digits);
   }
-  if (divisor == 0) divisor = k_ns_per_s;
   std::int64_t nominal = 1;
   for (int i = digits; i < 9; ++i) nominal *= 10;
-  // Loggers tick in powers of ten; a gcd such as 7 ms only means the lines were regular.
-  std::int64_t decimal = 1;
-  while (decimal < k_ns_per_s && divisor % (decimal * 10) == 0) decimal *= 10;
   series.resolution = n >= 16 ? std::max(decimal, nominal) : nominal;
 
   series.span = entries[series.order.back()].time - entries[series.order.front()].time;

@@ -1,6 +1,7 @@
 #include <gapscan/stream/stream_table.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 
 namespace gapscan::stream {
@@ -9,33 +10,73 @@ struct StreamTable::Stream {
   std::string key;  // map key: the group key, or "\x01<input>" for a whole-input stream
   bool keyed = true;
   SourceId input = 0;
-  std::uint64_t order = 0;  // first appearance, for a deterministic finish()
+  std::uint64_t order = 0;  // first appearance: the stream id, and the order of finish()
   std::uint32_t window_index = 0;
   bool only_carried = false;  // the single entry is the last one of the previous window
   TimeNs last_time = 0;
   std::vector<Entry> entries;
   std::string text;
+  List* list = nullptr;
   Stream* prev = nullptr;
   Stream* next = nullptr;
 };
 
+void StreamTable::List::push_back(Stream& stream) {
+  stream.prev = tail;
+  stream.next = nullptr;
+  if (tail)
+    tail->next = &stream;
+  else
+    head = &stream;
+  tail = &stream;
+  ++size;
+}
+
+void StreamTable::List::remove(Stream& stream) {
+  if (stream.prev)
+    stream.prev->next = stream.next;
+  else
+    head = stream.next;
+  if (stream.next)
+    stream.next->prev = stream.prev;
+  else
+    tail = stream.prev;
+  stream.prev = stream.next = nullptr;
+  --size;
+}
+
 std::size_t StreamTable::KeyHash::operator()(std::string_view key) const noexcept {
-  // FNV-1a: request ids are short; this is cheaper than std::hash on a temporary string.
-  std::uint64_t hash = 1469598103934665603ull;
-  for (unsigned char c : key) hash = (hash ^ c) * 1099511628211ull;
-  return static_cast<std::size_t>(hash);
+  // Eight bytes at a time with a multiply-xorshift mix: request ids are 8-40 bytes, hashed
+  // once per line.
+  std::uint64_t hash = 0x9e3779b97f4a7c15ull ^ key.size();
+  std::size_t i = 0;
+  for (; i + 8 <= key.size(); i += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, key.data() + i, 8);
+    hash = (hash ^ word) * 0xbf58476d1ce4e5b9ull;
+    hash ^= hash >> 31;
+  }
+  std::uint64_t tail = 0;
+  std::memcpy(&tail, key.data() + i, key.size() - i);
+  hash = (hash ^ tail) * 0x94d049bb133111ebull;
+  return static_cast<std::size_t>(hash ^ (hash >> 29));
 }
 
 StreamTable::StreamTable(GroupingOptions options, WindowSink sink) : m_options(options), m_sink(std::move(sink)) {}
 
 StreamTable::~StreamTable() = default;
 
+std::size_t StreamTable::bytes_of(const Stream& stream) const {
+  return stream.entries.capacity() * sizeof(Entry) + stream.text.capacity();
+}
+
 StreamTable::Stream& StreamTable::find_or_open(std::string_view key, SourceId input) {
   std::string_view map_key = key;
+  char whole_input[16];  // "\x01<input>": cannot collide with a request id, which is printable
   if (key.empty()) {
-    m_scratch_key.assign(1, '\x01');
-    m_scratch_key += std::to_string(input);
-    map_key = m_scratch_key;
+    whole_input[0] = '\x01';
+    const auto end = std::to_chars(whole_input + 1, whole_input + sizeof whole_input, input).ptr;
+    map_key = std::string_view(whole_input, static_cast<std::size_t>(end - whole_input));
   }
   if (auto it = m_streams.find(map_key); it != m_streams.end()) return *it->second;
   auto stream = std::make_unique<Stream>();
@@ -45,35 +86,23 @@ StreamTable::Stream& StreamTable::find_or_open(std::string_view key, SourceId in
   stream->order = m_next_order++;
   Stream& ref = *stream;
   m_streams.emplace(ref.key, std::move(stream));
+  ref.list = &m_active;
+  m_active.push_back(ref);
   ++m_stats.streams;
   m_stats.peak_active = std::max(m_stats.peak_active, m_streams.size());
   return ref;
 }
 
-void StreamTable::unlink(Stream& stream) {
-  if (stream.prev)
-    stream.prev->next = stream.next;
-  else if (m_lru_head == &stream)
-    m_lru_head = stream.next;
-  if (stream.next)
-    stream.next->prev = stream.prev;
-  else if (m_lru_tail == &stream)
-    m_lru_tail = stream.prev;
-  stream.prev = stream.next = nullptr;
-}
-
-void StreamTable::touch(Stream& stream) {
-  if (m_lru_tail == &stream) return;
-  unlink(stream);
-  stream.prev = m_lru_tail;
-  if (m_lru_tail) m_lru_tail->next = &stream;
-  m_lru_tail = &stream;
-  if (!m_lru_head) m_lru_head = &stream;
+void StreamTable::move_to(Stream& stream, List& list) {
+  stream.list->remove(stream);
+  stream.list = &list;
+  list.push_back(stream);
 }
 
 void StreamTable::add(const parse::Record& record, std::string_view raw_line, const LineLocation& location) {
   Stream& stream = find_or_open(record.group, location.source);
   const std::string_view kept = raw_line.substr(0, m_options.max_line_text);
+  const std::size_t bytes_before = bytes_of(stream);
   Entry entry;
   entry.time = record.time;
   entry.location = location;
@@ -82,64 +111,60 @@ void StreamTable::add(const parse::Record& record, std::string_view raw_line, co
   entry.time_digits = record.time_digits;
   stream.text.append(kept);
   stream.entries.push_back(entry);
+  m_buffered_bytes += bytes_of(stream) - bytes_before;
+  m_stats.peak_buffered_bytes = std::max(m_stats.peak_buffered_bytes, m_buffered_bytes);
   stream.only_carried = false;
   stream.last_time = record.time;
-  ++m_buffered;
-  m_stats.peak_buffered = std::max(m_stats.peak_buffered, m_buffered);
-  touch(stream);
-  if (stream.entries.size() >= m_options.window_records) emit(stream, false);
+  if (stream.list != &m_active || m_active.tail != &stream) move_to(stream, m_active);
+  if (stream.entries.size() >= m_options.window_records) emit(stream);
   enforce_limits(record.time);
 }
 
-void StreamTable::emit(Stream& stream, bool last) {
-  if (stream.entries.empty()) return;
-  if (stream.only_carried) {  // nothing new since the last window
-    m_buffered -= last ? stream.entries.size() : 0;
-    return;
-  }
-  StreamWindow window;
-  window.key = stream.keyed ? std::string_view(stream.key) : std::string_view();
+void StreamTable::emit(Stream& stream) {
+  if (stream.only_carried || stream.entries.empty()) return;
+  // Hand the entries and their text over, then start again from a copy of the last entry so
+  // that the next window begins with the gap across the cut.
+  m_buffered_bytes -= bytes_of(stream);
+  OwnedWindow window;
+  window.key = stream.keyed ? stream.key : std::string();
   window.input = stream.input;
+  window.stream_id = stream.order;
   window.window_index = stream.window_index++;
-  window.entries = stream.entries;
-  window.text = stream.text;
-  ++m_stats.windows;
-  m_sink(window);
-  m_buffered -= stream.entries.size();
-  if (last) return;
-  // Keep the last entry so that the next window starts with the gap across the cut.
   Entry carried = stream.entries.back();
-  std::string carried_text = stream.text.substr(carried.text_offset, carried.text_length);
-  stream.entries.clear();
-  stream.text.clear();
+  std::string text(stream.text, carried.text_offset, carried.text_length);
   carried.text_offset = 0;
-  stream.text = std::move(carried_text);
+  window.entries.swap(stream.entries);
+  window.text.swap(stream.text);
   stream.entries.push_back(carried);
+  stream.text.swap(text);
   stream.only_carried = true;
-  ++m_buffered;
+  m_buffered_bytes += bytes_of(stream);
+  move_to(stream, m_parked);
+  ++m_stats.windows;
+  m_sink(std::move(window));
 }
 
 void StreamTable::close(Stream& stream) {
-  emit(stream, true);
-  unlink(stream);
+  emit(stream);
+  m_buffered_bytes -= bytes_of(stream);
+  stream.list->remove(stream);
   m_streams.erase(stream.key);  // destroys the stream
 }
 
 void StreamTable::enforce_limits(TimeNs now) {
-  while (m_lru_head && m_lru_head != m_lru_tail && m_lru_head->last_time + m_options.idle_timeout < now) {
-    ++m_stats.idle_closed;
-    close(*m_lru_head);
-  }
-  while (m_buffered > m_options.max_buffered_records && m_lru_head) {
-    Stream& oldest = *m_lru_head;
-    ++m_stats.early_flushes;
-    const bool single = oldest.entries.size() <= 1;
-    if (single) {
-      close(oldest);
-    } else {
-      emit(oldest, false);
-      touch(oldest);  // move it to the back so that another stream is flushed next
+  for (List* list : {&m_active, &m_parked}) {
+    while (list->head && list->head->last_time + m_options.idle_timeout < now) {
+      ++m_stats.idle_closed;
+      close(*list->head);
     }
+  }
+  while (m_buffered_bytes > m_options.max_buffered_bytes && m_active.head) {
+    ++m_stats.early_flushes;
+    emit(*m_active.head);
+  }
+  while (m_parked.size > m_options.max_parked) {
+    ++m_stats.forgotten;
+    close(*m_parked.head);
   }
 }
 

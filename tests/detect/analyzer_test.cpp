@@ -37,8 +37,10 @@ void feed_request(Analyzer& analyzer, Random& random, std::string key, int backg
     t += static_cast<TimeNs>(gap / 1000) * 1000 + 1000;
     add(stall ? "set(k) then get(k)" : "work");
   }
+  static std::uint64_t next_stream = 0;
   stream::StreamWindow window;
   window.key = key;
+  window.stream_id = next_stream++;
   window.entries = entries;
   window.text = text;
   analyzer.add(window);

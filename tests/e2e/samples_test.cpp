@@ -72,3 +72,11 @@ TEST_CASE("Reading from stdin gives the same findings as reading the file", "[e2
   CHECK(from_pipe["findings"][0]["interval_ms"] == from_file["findings"][0]["interval_ms"]);
   CHECK(from_pipe["findings"][0]["gaps"] == from_file["findings"][0]["gaps"]);
 }
+
+TEST_CASE("The report is the same with one thread or two", "[e2e][samples]") {
+  const std::string file = std::string(GAPSCAN_SOURCE_DIR) + "/samples/memcached-nagle.log";
+  const auto one = run_command(gapscan_command("-j 1 --output json " + file));
+  const auto two = run_command(gapscan_command("-j 2 --output json " + file));
+  REQUIRE(one.exit_code == 0);
+  CHECK(one.out == two.out);
+}

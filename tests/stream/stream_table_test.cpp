@@ -22,7 +22,8 @@ struct Harness {
   std::vector<Seen> windows;
   StreamTable table;
   explicit Harness(GroupingOptions options)
-      : table(options, [this](const StreamWindow& window) {
+      : table(options, [this](OwnedWindow&& owned) {
+          const StreamWindow window = owned.view();
           Seen seen{std::string(window.key), window.window_index, {}, {}};
           for (const Entry& entry : window.entries) {
             seen.times.push_back(entry.time);
@@ -73,7 +74,6 @@ TEST_CASE("Long streams are cut into windows that overlap by one record", "[stre
 TEST_CASE("Idle streams close and the memory budget flushes the least recently used", "[stream]") {
   GroupingOptions options;
   options.idle_timeout = 100;
-  options.max_buffered_records = 4;
   Harness h(options);
   h.add("old", 0, "o1");
   h.add("old", 10, "o2");
@@ -82,7 +82,28 @@ TEST_CASE("Idle streams close and the memory budget flushes the least recently u
   CHECK(h.windows[0].key == "old");
   CHECK(h.windows[0].times == std::vector<TimeNs>{0, 10});
   CHECK(h.table.stats().idle_closed == 1);
-  for (TimeNs t = 501; t <= 506; ++t) h.add(t % 2 ? "p" : "q", t, "x");
+}
+
+TEST_CASE("Above the memory budget finished streams are handed over and parked", "[stream]") {
+  GroupingOptions options;
+  options.max_buffered_bytes = 4096;
+  options.max_parked = 3;
+  Harness h(options);
+  const std::string line(100, 'x');
+  const std::vector<std::string> keys = {"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9"};
+  for (TimeNs t = 0; t < 200; ++t) h.add(keys[static_cast<std::size_t>(t / 20)], t, line);  // 10 requests of 20 lines
   CHECK(h.table.stats().early_flushes > 0);
-  CHECK(h.table.stats().peak_buffered <= 5);
+  CHECK(h.table.stats().peak_buffered_bytes <= 4096 + 4096);
+  CHECK(h.table.stats().forgotten > 0);
+  h.table.finish();
+  // Every line is handed over exactly once, plus one carried line per extra window of a stream.
+  std::map<std::string, std::vector<TimeNs>> by_key;
+  for (const Seen& w : h.windows) {
+    auto& times = by_key[w.key];
+    for (TimeNs t : w.times) {
+      if (times.empty() || times.back() != t) times.push_back(t);
+    }
+  }
+  REQUIRE(by_key.size() == 10);
+  for (const auto& [key, times] : by_key) CHECK(times.size() == 20);
 }

@@ -30,6 +30,7 @@ struct ScanConfig {
   std::string patterns_dir;  ///< empty: the built-in catalog
   bool group_none = false;   ///< --group-by none
   double idle_timeout_s = 600;
+  unsigned jobs = 2;  ///< 1: one thread; 2 or more: analysis on a second thread
 };
 
 /// Runs the whole pipeline. `exit_code` receives 0 or k_exit_input_error; a catalog that

@@ -69,8 +69,8 @@ class GapPool {
   std::uint64_t m_gap_count = 0;
   std::uint64_t m_zero_gaps = 0;
   std::uint64_t m_out_of_order = 0;
-  std::vector<std::size_t> m_touched;         // scratch
-  std::vector<std::size_t> m_touched_coarse;  // scratch
+  std::vector<std::uint32_t> m_support_epoch;  // fine bin -> last window counted (1-based)
+  std::vector<std::uint32_t> m_span_epoch;     // coarse bin -> last window counted
 };
 
 }  // namespace gapscan::stats

@@ -5,11 +5,13 @@
 // Consumes: parse::Record values with their line location and raw text. Produces:
 // StreamWindow values through a callback, each holding the entries of one stream (time,
 // location, a copy of the line cut to a bounded length).
-// Deliberately does not: compute gaps or statistics (stats/). Memory depends on the
-// number of active streams and the window cap, never on the size of the input: a stream is
-// closed when it has been idle for `idle_timeout` of log time, cut into windows of at most
-// `window_records` entries, and the least recently used streams are flushed early when
-// `max_buffered_records` is reached. Consecutive windows of one stream overlap by one
-// entry, so no gap is lost at a cut.
+// Deliberately does not: compute gaps or statistics (stats/). Memory is bounded, never a
+// function of the size of the input: when the buffered entries and text exceed
+// `max_buffered_bytes`, the least recently used streams hand their entries over as a window
+// (almost always a request that has ended) and are parked holding only their last entry;
+// at most `max_parked` parked streams are kept; a stream idle for `idle_timeout` of log time
+// is closed; a long stream is cut into windows of at most `window_records` entries.
+// Consecutive windows of one stream overlap by one entry, so no gap is lost at a cut.
 
 #include <gapscan/stream/stream_table.hpp>
+#include <gapscan/stream/window_queue.hpp>

@@ -28,6 +28,7 @@ struct Entry {
 struct StreamWindow {
   std::string_view key;            ///< request id; empty for a whole-input stream
   SourceId input = 0;              ///< the input of a whole-input stream (unused when keyed)
+  std::uint64_t stream_id = 0;     ///< the same for every window of one stream, unique in the run
   std::uint32_t window_index = 0;  ///< 0 for the first window of the stream
   std::span<const Entry> entries;  ///< arrival order
   std::string_view text;           ///< storage of the entries' line text
@@ -35,22 +36,37 @@ struct StreamWindow {
   std::string_view line_text(const Entry& entry) const { return text.substr(entry.text_offset, entry.text_length); }
 };
 
-using WindowSink = std::function<void(const StreamWindow&)>;
+/// A window that owns its storage: what the stream table hands over.
+struct OwnedWindow {
+  std::string key;
+  SourceId input = 0;
+  std::uint64_t stream_id = 0;
+  std::uint32_t window_index = 0;
+  std::vector<Entry> entries;
+  std::string text;
+
+  StreamWindow view() const { return StreamWindow{key, input, stream_id, window_index, entries, text}; }
+  std::size_t bytes() const { return entries.capacity() * sizeof(Entry) + text.capacity() + key.capacity(); }
+};
+
+using WindowSink = std::function<void(OwnedWindow&&)>;
 
 struct GroupingOptions {
-  DurationNs idle_timeout = 600 * k_ns_per_s;   ///< close a stream after this much log time without a line
-  std::size_t window_records = 65536;           ///< analyse a stream in windows of at most this many records
-  std::size_t max_buffered_records = 4u << 20;  ///< flush least recently used streams above this
-  std::size_t max_line_text = 320;              ///< bytes of each line kept for the report and evidence
+  DurationNs idle_timeout = 600 * k_ns_per_s;  ///< close a stream after this much log time without a line
+  std::size_t window_records = 65536;          ///< analyse a stream in windows of at most this many records
+  std::size_t max_buffered_bytes = 32u << 20;  ///< above this, flush the least recently used streams
+  std::size_t max_parked = 4096;               ///< flushed streams remembered to carry their last line
+  std::size_t max_line_text = 320;             ///< bytes of each line kept for the report and evidence
 };
 
 struct GroupingStats {
-  std::uint64_t streams = 0;        ///< streams opened
-  std::uint64_t windows = 0;        ///< windows handed to the sink
-  std::uint64_t idle_closed = 0;    ///< streams closed by the idle timeout
-  std::uint64_t early_flushes = 0;  ///< windows cut because of the memory budget
-  std::size_t peak_active = 0;      ///< most streams open at once
-  std::size_t peak_buffered = 0;    ///< most records buffered at once
+  std::uint64_t streams = 0;            ///< streams opened
+  std::uint64_t windows = 0;            ///< windows handed to the sink
+  std::uint64_t idle_closed = 0;        ///< streams closed by the idle timeout
+  std::uint64_t early_flushes = 0;      ///< windows handed over early because of the memory budget
+  std::uint64_t forgotten = 0;          ///< flushed streams dropped because more than max_parked were kept
+  std::size_t peak_active = 0;          ///< most streams open at once
+  std::size_t peak_buffered_bytes = 0;  ///< most bytes of entries and line text buffered at once
 };
 
 class StreamTable {
@@ -70,26 +86,33 @@ class StreamTable {
 
  private:
   struct Stream;
+  /// An intrusive list of streams, least recently used first.
+  struct List {
+    Stream* head = nullptr;
+    Stream* tail = nullptr;
+    std::size_t size = 0;
+    void push_back(Stream& stream);
+    void remove(Stream& stream);
+  };
   struct KeyHash {
     using is_transparent = void;
     std::size_t operator()(std::string_view key) const noexcept;
   };
 
   Stream& find_or_open(std::string_view key, SourceId input);
-  void touch(Stream& stream);
-  void unlink(Stream& stream);
-  void emit(Stream& stream, bool last);
+  void move_to(Stream& stream, List& list);
+  void emit(Stream& stream);  // hands the new entries over, keeps the last one, parks the stream
   void close(Stream& stream);
   void enforce_limits(TimeNs now);
+  std::size_t bytes_of(const Stream& stream) const;
 
   GroupingOptions m_options;
   WindowSink m_sink;
   std::unordered_map<std::string, std::unique_ptr<Stream>, KeyHash, std::equal_to<>> m_streams;
-  Stream* m_lru_head = nullptr;  // least recently touched
-  Stream* m_lru_tail = nullptr;
-  std::size_t m_buffered = 0;
+  List m_active;  // streams with entries not yet handed over
+  List m_parked;  // streams holding only the carried last entry
+  std::size_t m_buffered_bytes = 0;
   std::uint64_t m_next_order = 0;
-  std::string m_scratch_key;
   GroupingStats m_stats;
 };
 

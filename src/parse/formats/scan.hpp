@@ -2,6 +2,7 @@
 // Helpers shared by the hand-written format scanners.
 
 #include <cstddef>
+#include <cstring>
 #include <string_view>
 
 namespace gapscan::parse::formats {
@@ -10,8 +11,10 @@ namespace gapscan::parse::formats {
 /// Empty when `pos` is at a space or the end.
 inline std::string_view next_token(std::string_view line, std::size_t& pos) {
   const std::size_t start = pos;
-  while (pos < line.size() && line[pos] != ' ') ++pos;
-  const std::string_view token = line.substr(start, pos - start);
+  const char* data = line.data();
+  const std::size_t size = line.size();
+  while (pos < size && data[pos] != ' ') ++pos;  // tokens are short: a loop beats memchr's call
+  const std::string_view token(data + start, pos - start);
   if (pos < line.size()) ++pos;
   return token;
 }
