@@ -192,8 +192,8 @@ std::optional<Cause> parse_cause(std::string_view text, const std::string& name,
     cause.evidence_weight = *weight;
   }
 
-  static constexpr std::array<std::string_view, 6> k_delay_keys = {"value_ms", "tolerance_ms", "label",
-                                                                   "implies",  "satellite_ms", "compare"};
+  static constexpr std::array<std::string_view, 7> k_delay_keys = {"value_ms",     "tolerance_ms", "label",  "implies",
+                                                                   "satellite_ms", "compare",      "late_ms"};
   static constexpr std::array<std::string_view, 2> k_compare = {"centre", "upper"};
   for (const toml::table* table : check.tables(root, "delay")) {
     check.check_keys(*table, k_delay_keys, "[[delay]]");
@@ -205,12 +205,16 @@ std::optional<Cause> parse_cause(std::string_view text, const std::string& name,
     delay.label = check.string(*table, "label", *table);
     delay.implies = check.string(*table, "implies", *table);
     delay.satellite_ms = check.number(*table, "satellite_ms", *table, false);
+    delay.late_ms = check.number(*table, "late_ms", *table, false).value_or(0);
     const std::string compare = check.string(*table, "compare", *table, false);
     if (compare == "upper") {
       delay.compare_upper = true;
     } else if (!compare.empty() && compare != "centre") {
       check.error(check.where(*table->get("compare")), fmt::format("unknown compare '{}'", compare),
                   suggestion(compare, k_compare));
+    }
+    if (delay.late_ms < 0 || (delay.late_ms > 0 && !delay.compare_upper)) {
+      check.error(check.where(*table->get("late_ms")), "late_ms must be positive and needs compare = \"upper\"");
     }
     if (delay.value_ms <= 0 || delay.tolerance_ms <= 0) {
       check.error(check.where(*table), "value_ms and tolerance_ms must be positive");

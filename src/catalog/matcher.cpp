@@ -4,9 +4,12 @@
 //
 //   value match   M = max over e's delay windows d of exp(-1/2 ((c - v_d) / sqrt(w^2 + s_d^2))^2),
 //                     w = (hi - lo) / 2, s_d = the window's tolerance;
-//                   for a window compared by its upper edge (compare = "upper"):
-//                     M = exp(-1/2 ((hi - v_d) / s_d)^2), halved when lo < 0.75 v_d (a band
-//                     reaching far below the value is not this delay)
+//                   for a window compared by its upper edge (compare = "upper"), with
+//                   d = hi - v_d the offset of the band's end from the value:
+//                     M = exp(-1/2 (e / s_d)^2), e = d if d < 0, d - late_d if d > late_d, else 0,
+//                     halved when lo < 0.75 v_d (a band reaching far below the value is not
+//                     this delay); late_d allows for scheduling latency on a busy host.
+//                   Windows within 0.02 of the best M are told apart by the smaller |offset|.
 //   shape factor  H = table below (finding shape x cause shapes), the best over e's shapes
 //   evidence      E = 1 - prod_k (1 - weight_k * hits_k / samples), over e's evidence patterns,
 //                     each tested on the lines its scope names around f's example gaps;
@@ -80,19 +83,36 @@ CauseMatch match_cause(const detect::Finding& finding, const Cause& cause, doubl
   const double half_width_ms = (finding.hi_ns - finding.lo_ns) / 2e6;
   const double lo_ms = finding.lo_ns / 1e6;
   const double hi_ms = finding.hi_ns / 1e6;
+  struct Fit {
+    double value;
+    double offset;  // how far the finding sits from the window's value
+  };
+  std::vector<Fit> fits;
   for (const DelayWindow& delay : cause.delays) {
-    double value = 0;
+    Fit fit{0, 0};
     if (delay.compare_upper) {
-      const double distance = (hi_ms - delay.value_ms) / delay.tolerance_ms;
-      value = std::exp(-0.5 * distance * distance) * (lo_ms < 0.75 * delay.value_ms ? 0.5 : 1.0);
+      // The band ends at the value; scheduling latency may delay the end by up to late_ms
+      // without counting against the window.
+      fit.offset = hi_ms - delay.value_ms;
+      double distance = 0;
+      if (fit.offset < 0) distance = fit.offset / delay.tolerance_ms;
+      if (fit.offset > delay.late_ms) distance = (fit.offset - delay.late_ms) / delay.tolerance_ms;
+      fit.value = std::exp(-0.5 * distance * distance) * (lo_ms < 0.75 * delay.value_ms ? 0.5 : 1.0);
     } else {
+      fit.offset = centre_ms - delay.value_ms;
       const double sigma = std::sqrt(half_width_ms * half_width_ms + delay.tolerance_ms * delay.tolerance_ms);
-      const double distance = (centre_ms - delay.value_ms) / sigma;
-      value = std::exp(-0.5 * distance * distance);
+      fit.value = std::exp(-0.5 * (fit.offset / sigma) * (fit.offset / sigma));
     }
-    if (value > match.value_match) {
-      match.value_match = value;
-      match.delay = &delay;
+    fits.push_back(fit);
+    match.value_match = std::max(match.value_match, fit.value);
+  }
+  // Windows that fit about as well (several lattice values within the latency allowance) are
+  // told apart by which value the finding is closest to.
+  for (std::size_t i = 0; i < fits.size(); ++i) {
+    if (fits[i].value < match.value_match - 0.02) continue;
+    if (match.delay == nullptr || std::abs(fits[i].offset) < std::abs(match.offset_ms)) {
+      match.delay = &cause.delays[i];
+      match.offset_ms = fits[i].offset;
     }
   }
   match.shape_factor = shape_factor(finding.shape, cause.shapes);

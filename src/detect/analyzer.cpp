@@ -97,12 +97,12 @@ struct Analyzer::Cluster {
   double member_time = 0;
   double span_sum = 0;
   double best_log10_p = 0;
+  double pooled_log10_p = 0;
   std::map<std::size_t, std::uint64_t> bins;  // fine LogHistogram bins of member gaps
   std::string top_key;
   std::uint64_t top_members = 0;
   std::uint64_t top_gaps = 0;
   double top_share = -1;
-  double pooled_log10_p = 0;
   std::uint64_t last_stream = 0;  // 1 + the id of the last stream counted in `streams`
 };
 
@@ -186,6 +186,28 @@ void Analyzer::add_mode(const stream::StreamWindow& window, std::vector<Duration
   }
 }
 
+void Analyzer::absorb(Cluster& into, const Cluster& from) const {
+  const double weight = into.weight + from.weight;
+  into.log_centre = (into.log_centre * into.weight + from.log_centre * from.weight) / weight;
+  into.spread = (into.spread * into.weight + from.spread * from.weight) / weight;
+  into.weight = weight;
+  // A request with modes in both clusters is counted twice; bounded by the requests tested.
+  into.streams = std::min(into.streams + from.streams, m_summary.windows_scanned);
+  into.members += from.members;
+  into.member_time += from.member_time;
+  into.span_sum += from.span_sum;
+  into.best_log10_p = std::min(into.best_log10_p, from.best_log10_p);
+  into.pooled_log10_p = std::min(into.pooled_log10_p, from.pooled_log10_p);
+  for (const auto& [index, count] : from.bins) into.bins[index] += count;
+  if (from.top_members > into.top_members ||
+      (from.top_members == into.top_members && from.top_share > into.top_share)) {
+    into.top_key = from.top_key;
+    into.top_members = from.top_members;
+    into.top_gaps = from.top_gaps;
+    into.top_share = from.top_share;
+  }
+}
+
 void Analyzer::merge_clusters() {
   std::sort(m_clusters.begin(), m_clusters.end(),
             [](const auto& a, const auto& b) { return a->log_centre < b->log_centre; });
@@ -193,26 +215,8 @@ void Analyzer::merge_clusters() {
   for (auto& cluster : m_clusters) {
     if (!merged.empty()) {
       Cluster& last = *merged.back();
-      const double distance = cluster->log_centre - last.log_centre;
-      if (distance <= std::max(k_cluster_radius, last.spread + cluster->spread)) {
-        const double weight = last.weight + cluster->weight;
-        last.log_centre = (last.log_centre * last.weight + cluster->log_centre * cluster->weight) / weight;
-        last.spread = (last.spread * last.weight + cluster->spread * cluster->weight) / weight;
-        last.weight = weight;
-        // A window with modes in both clusters is counted twice; bounded by the windows tested.
-        last.streams = std::min(last.streams + cluster->streams, m_summary.windows_scanned);
-        last.members += cluster->members;
-        last.member_time += cluster->member_time;
-        last.span_sum += cluster->span_sum;
-        last.best_log10_p = std::min(last.best_log10_p, cluster->best_log10_p);
-        for (const auto& [index, count] : cluster->bins) last.bins[index] += count;
-        if (cluster->top_members > last.top_members ||
-            (cluster->top_members == last.top_members && cluster->top_share > last.top_share)) {
-          last.top_key = cluster->top_key;
-          last.top_members = cluster->top_members;
-          last.top_gaps = cluster->top_gaps;
-          last.top_share = cluster->top_share;
-        }
+      if (cluster->log_centre - last.log_centre <= std::max(k_cluster_radius, last.spread + cluster->spread)) {
+        absorb(last, *cluster);
         continue;
       }
     }
@@ -234,6 +238,7 @@ Finding Analyzer::finding_from_cluster(const Cluster& cluster) const {
   finding.wall_share = cluster.span_sum > 0 ? std::min(1.0, cluster.member_time / cluster.span_sum) : 0;
   const double tested = static_cast<double>(std::max<std::uint64_t>(1, m_summary.windows_scanned));
   finding.log10_p_per_request = std::min(0.0, cluster.best_log10_p + std::log10(tested));
+  finding.log10_p_pooled = cluster.pooled_log10_p;
   finding.top_request = cluster.top_key;
   finding.top_request_members = cluster.top_members;
   finding.top_request_gaps = cluster.top_gaps;
@@ -250,13 +255,10 @@ DetectionResult Analyzer::finish() {
 
   merge_clusters();
   std::vector<Finding> findings;
-  std::vector<double> cluster_log_centres;
-  for (const auto& cluster : m_clusters) {
-    findings.push_back(finding_from_cluster(*cluster));
-    cluster_log_centres.push_back(std::log(std::max(1.0, findings.back().centre_ns)));
-  }
 
-  // Pooled test over the request-support histogram.
+  // Pooled test over the request-support histogram. Per-request clusters inside one pooled
+  // mode are one phenomenon (e.g. the two ends of a delayed-ACK band) and merge into one
+  // finding; a pooled mode with no cluster becomes a finding of its own.
   if (m_summary.windows >= m_options.pooled_min_windows) {
     m_summary.pooled_test_run = true;
     const stats::LogHistogram& support = m_pool.support();
@@ -273,17 +275,22 @@ DetectionResult Analyzer::finish() {
     options.bandwidth = 0.3;
     options.min_enrichment = 2;
     options.max_modes = 8;
-    const std::vector<ScanMode> pooled = scan_modes(points, options);
-    for (const ScanMode& mode : pooled) {
+    for (const ScanMode& mode : scan_modes(points, options)) {
       if (cfar_p_value(points, mode.z_lo, mode.z_hi) > m_options.alpha) continue;
-      bool attached = false;
-      for (std::size_t c = 0; c < findings.size(); ++c) {
-        if (cluster_log_centres[c] >= mode.z_lo - 0.01 && cluster_log_centres[c] <= mode.z_hi + 0.01) {
-          findings[c].log10_p_pooled = std::min(findings[c].log10_p_pooled, mode.log10_p);
-          attached = true;
+      Cluster* first = nullptr;
+      for (auto& cluster : m_clusters) {
+        if (!cluster || cluster->log_centre < mode.z_lo - 0.01 || cluster->log_centre > mode.z_hi + 0.01) continue;
+        if (first == nullptr) {
+          first = cluster.get();
+        } else {
+          absorb(*first, *cluster);
+          cluster.reset();
         }
       }
-      if (attached) continue;
+      if (first != nullptr) {
+        first->pooled_log10_p = std::min(first->pooled_log10_p, mode.log10_p);
+        continue;
+      }
       // A mode seen only across requests: describe it from the pooled gap histogram.
       const stats::LogHistogram& gaps = m_pool.gaps();
       std::map<std::size_t, std::uint64_t> bins;
@@ -304,8 +311,10 @@ DetectionResult Analyzer::finish() {
           finding.requests_span_ns > 0 ? std::min(1.0, finding.member_time_ns / finding.requests_span_ns) : 0;
       finding.log10_p_pooled = mode.log10_p;
       findings.push_back(std::move(finding));
-      cluster_log_centres.push_back(std::log(findings.back().centre_ns));
     }
+  }
+  for (const auto& cluster : m_clusters) {
+    if (cluster) findings.push_back(finding_from_cluster(*cluster));
   }
 
   for (Finding& finding : findings) {

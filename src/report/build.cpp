@@ -67,6 +67,8 @@ Finding make_finding(const catalog::Suspect& suspect, int rank, const RunResults
       out.delay_value_ms = best.delay->value_ms;
       out.delay_tolerance_ms = best.delay->tolerance_ms;
       out.delay_label = best.delay->label;
+      out.delay_compare_upper = best.delay->compare_upper;
+      out.delay_offset_ms = best.offset_ms;
       out.implies = best.delay->implies;
     }
     for (const catalog::EvidenceHit& hit : best.hits) {

@@ -41,6 +41,8 @@ Json finding_json(const Finding& f) {
   if (f.delay_value_ms) {
     j["delay"] = Json{{"value_ms", *f.delay_value_ms},
                       {"tolerance_ms", *f.delay_tolerance_ms},
+                      {"compare", f.delay_compare_upper ? "upper" : "centre"},
+                      {"offset_ms", round_to(f.delay_offset_ms, 4)},
                       {"label", f.delay_label},
                       {"implies", f.implies}};
   } else {

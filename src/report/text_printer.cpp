@@ -66,8 +66,11 @@ void print_finding(std::string& out, const Finding& f) {
   out += fmt::format("    {:<11}{}\n", "Strength", strength);
   if (!f.implies.empty()) out += fmt::format("    {:<11}{}\n", "Implies", f.implies);
   if (!f.delay_label.empty()) {
-    out += fmt::format("    {:<11}{} (catalog value {} ± {})\n", "Matches", f.delay_label, duration(*f.delay_value_ms),
-                       duration(*f.delay_tolerance_ms));
+    std::string where = f.delay_compare_upper
+                            ? fmt::format("; the band ends at {}", duration(*f.delay_value_ms + f.delay_offset_ms))
+                            : std::string();
+    out += fmt::format("    {:<11}{} (catalog value {} ± {}{})\n", "Matches", f.delay_label,
+                       duration(*f.delay_value_ms), duration(*f.delay_tolerance_ms), where);
   }
   bool first = true;
   for (const EvidenceResult& e : f.evidence) {

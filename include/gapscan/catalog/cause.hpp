@@ -20,6 +20,9 @@ struct DelayWindow {
   /// shortens the logged gap, so the mode spreads below the value; the top of the mode's
   /// 80 % interval is compared with it.
   bool compare_upper = false;
+  /// For compare_upper: how much later than the value the band may end (scheduling latency
+  /// on a busy host) before it counts against this window.
+  double late_ms = 0;
 };
 
 enum class EvidenceScope { before, after, around };

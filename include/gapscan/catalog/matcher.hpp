@@ -21,6 +21,7 @@ struct CauseMatch {
   const Cause* cause = nullptr;
   const DelayWindow* delay = nullptr;
   double value_match = 0;   ///< Gaussian closeness of the centre to the delay window (0-1)
+  double offset_ms = 0;     ///< the finding's centre (or band end, for compare = "upper") minus the value
   double shape_factor = 0;  ///< compatibility of the finding's shape with the cause's (0-1)
   double evidence = 0;      ///< combined evidence score (0-1)
   double confidence = 0;

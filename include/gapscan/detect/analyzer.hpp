@@ -37,6 +37,7 @@ class Analyzer {
   struct Cluster;
   void add_mode(const stream::StreamWindow& window, std::vector<DurationNs> members, double log10_p,
                 std::size_t window_gaps, DurationNs span);
+  void absorb(Cluster& into, const Cluster& from) const;
   void merge_clusters();
   Finding finding_from_cluster(const Cluster& cluster) const;
 

@@ -67,6 +67,8 @@ struct Finding {
   std::optional<double> delay_value_ms;
   std::optional<double> delay_tolerance_ms;
   std::string delay_label;
+  bool delay_compare_upper = false;  ///< the value is where the band ends, not its centre
+  double delay_offset_ms = 0;        ///< centre (or band end) minus the catalog value
   std::string implies;
   double value_match = 0;
   double shape_factor = 0;
