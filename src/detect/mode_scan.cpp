@@ -9,7 +9,6 @@ namespace gapscan::detect {
 namespace {
 
 constexpr double k_lambda_floor = 1e-6;
-constexpr double k_inv_sqrt_2pi = 0.39894228040143267794;
 
 /// Expected count per unit z at x: F(x) = sum_i w_i K_b(x - z_i), with K_b a Gaussian of
 /// standard deviation b approximated by three passes of a box filter over linearly binned
