@@ -48,10 +48,11 @@ gapscan_install() {
   "${run[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-# gapscan_build DIR TYPE [CMAKE ARGS...] : configures and builds into DIR.
+# gapscan_build DIR TYPE [CMAKE ARGS...] : configures and builds into DIR. Progress goes to
+# stderr, so that stdout carries only what gapscan prints.
 gapscan_build() {
   local dir=$1 type=$2
   shift 2
   cmake -S "$GAPSCAN_ROOT" -B "$dir" -DCMAKE_BUILD_TYPE="$type" "$@" >/dev/null
-  cmake --build "$dir" -j "$(nproc)"
+  cmake --build "$dir" -j "$(nproc)" >&2
 }
