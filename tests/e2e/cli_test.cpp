@@ -74,10 +74,10 @@ TEST_CASE("A broken catalog folder is reported with file and line, exit 2", "[e2
 
 TEST_CASE("A closed output pipe ends the run quietly", "[e2e][cli]") {
   // PIPESTATUS[0] is gapscan's own exit status, not head's.
-  const auto result = run_command("bash -c '" + gapscan_command(std::string(GAPSCAN_SOURCE_DIR) +
-                                                                "/samples/memcached-nagle.log") +
-                                      " | head -c 10; echo \" exit=${PIPESTATUS[0]}\"'",
-                                  true);
+  const auto result =
+      run_command("bash -c '" + gapscan_command(std::string(GAPSCAN_SOURCE_DIR) + "/samples/memcached-nagle.log") +
+                      " | head -c 10; echo \" exit=${PIPESTATUS[0]}\"'",
+                  true);
   CHECK(result.out == "Suspected  exit=0\n");
 }
 
