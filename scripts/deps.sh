@@ -8,10 +8,10 @@ GAPSCAN_BUILD_PACKAGES=(
   g++ make cmake pkg-config
   libre2-dev libboost-program-options-dev libeigen3-dev libfmt-dev
   libsimdjson-dev libtomlplusplus-dev nlohmann-json3-dev
-  zlib1g-dev libzstd-dev libbz2-dev liblzma-dev
+  zlib1g-dev libzstd-dev libbz2-dev liblzma-dev catch2
 )
-# Tests: Catch2 v2, and the real memcached + PHP extension for the live Nagle test.
-GAPSCAN_TEST_PACKAGES=(catch2 memcached php-cli php-memcached procps)
+# Tests: the real memcached + PHP extension for the live Nagle test.
+GAPSCAN_TEST_PACKAGES=(memcached php-cli php-memcached procps)
 # CI extras: format and lint checks.
 GAPSCAN_CI_PACKAGES=(clang-format clang-tidy)
 
@@ -48,11 +48,11 @@ gapscan_install() {
   "${run[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-# gapscan_build DIR TYPE [CMAKE ARGS...] : configures and builds into DIR. Progress goes to
-# stderr, so that stdout carries only what gapscan prints.
+# gapscan_build DIR TYPE TARGET [CMAKE ARGS...] : configures and builds TARGET (all: every
+# target) into DIR. Progress goes to stderr, so that stdout carries only what gapscan prints.
 gapscan_build() {
-  local dir=$1 type=$2
-  shift 2
+  local dir=$1 type=$2 target=$3
+  shift 3
   cmake -S "$GAPSCAN_ROOT" -B "$dir" -DCMAKE_BUILD_TYPE="$type" "$@" >/dev/null
-  cmake --build "$dir" -j "$(nproc)" >&2
+  cmake --build "$dir" -j "$(nproc)" --target "$target" >&2
 }

@@ -9,7 +9,7 @@ GAPSCAN_ROOT=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
 source "$GAPSCAN_ROOT/scripts/deps.sh"
 
 gapscan_install "${GAPSCAN_BUILD_PACKAGES[@]}"
-gapscan_build "$GAPSCAN_ROOT/build/release" Release -DGAPSCAN_BUILD_TESTS=OFF
+gapscan_build "$GAPSCAN_ROOT/build/release" Release gapscan
 sample=${1:-$GAPSCAN_ROOT/samples/memcached-nagle.log}
 echo "\$ build/release/gapscan ${sample#"$GAPSCAN_ROOT"/}" >&2
 cd "$GAPSCAN_ROOT"

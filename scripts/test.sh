@@ -20,11 +20,11 @@ esac
 gapscan_install "${GAPSCAN_BUILD_PACKAGES[@]}" "${GAPSCAN_TEST_PACKAGES[@]}"
 if [[ $mode == sanitize ]]; then
   dir=$GAPSCAN_ROOT/build/sanitize
-  gapscan_build "$dir" RelWithDebInfo -DGAPSCAN_WERROR=ON -DGAPSCAN_SANITIZE=ON
+  gapscan_build "$dir" RelWithDebInfo all -DGAPSCAN_WERROR=ON -DGAPSCAN_SANITIZE=ON
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 else
   dir=$GAPSCAN_ROOT/build/release
-  gapscan_build "$dir" Release -DGAPSCAN_WERROR=ON -DGAPSCAN_BUILD_TESTS=ON
+  gapscan_build "$dir" Release all -DGAPSCAN_WERROR=ON
 fi
 cd "$dir"
 TZ=UTC LC_ALL=C ctest --output-on-failure -j "$(nproc)"

@@ -11,8 +11,9 @@
 namespace gapscan::cli {
 
 std::span<const Command> commands() {
-  static constexpr std::array<Command, 4> k_commands = {{
+  static constexpr std::array<Command, 5> k_commands = {{
       {"scan", "find regular gaps in logs and name their likely cause (the default)", scan_command},
+      {"events", "print one row per record: line, time in ns, group key, format", events_command},
       {"patterns", "check or list the cause catalog (patterns/*.toml)", patterns_command},
       {"formats", "list the log formats gapscan reads, with a sample line each", formats_command},
       {"help", "show help for gapscan or a command", help_command},

@@ -25,6 +25,10 @@ po::options_description scan_description(ScanOptions& options, std::string& outp
        "auto: group lines by request id when the format has one; none: one stream per input")
       ("idle-timeout", po::value(&options.config.idle_timeout_s)->default_value(600),
        "seconds of log time after which a request without new lines is closed")
+      ("include", po::value(&options.config.include)->composing(),
+       "in folders, read only files matching this glob (repeatable; e.g. '*.log*')")
+      ("exclude", po::value(&options.config.exclude)->composing(),
+       "in folders, skip files matching this glob (repeatable)")
       ("jobs,j", po::value(&options.config.jobs)->default_value(2),
        "threads: 1 reads and analyses on one thread; 2 or more analyse on a second thread "
        "while reading goes on (the report is the same)");
@@ -70,6 +74,65 @@ Expected<ScanOptions> parse_scan_options(const std::vector<std::string>& args) {
     return unexpected(usage_error("--idle-timeout must be positive", ""));
   }
   return options;
+}
+
+namespace {
+
+po::options_description events_description(EventsOptions& options, std::string& output, std::string& group_by) {
+  po::options_description description("Options");
+  // clang-format off
+  description.add_options()
+      ("help,h", po::bool_switch(&options.help), "show this help")
+      ("output,o", po::value(&output)->default_value("text"), "text (tab-separated) or json (JSON lines)")
+      ("group-by", po::value(&group_by)->default_value("auto"), "auto or none, as for scan")
+      ("include", po::value(&options.include)->composing(), "in folders, read only files matching this glob")
+      ("exclude", po::value(&options.exclude)->composing(), "in folders, skip files matching this glob");
+  // clang-format on
+  return description;
+}
+
+}  // namespace
+
+Expected<EventsOptions> parse_events_options(const std::vector<std::string>& args) {
+  EventsOptions options;
+  std::string output, group_by;
+  po::options_description description = events_description(options, output, group_by);
+  po::options_description hidden;
+  hidden.add_options()("input", po::value(&options.paths));
+  po::options_description all;
+  all.add(description).add(hidden);
+  po::positional_options_description positional;
+  positional.add("input", -1);
+  try {
+    po::variables_map values;
+    po::store(po::command_line_parser(args).options(all).positional(positional).run(), values);
+    po::notify(values);
+  } catch (const po::error& error) {
+    return unexpected(usage_error(error.what(), "see gapscan events --help"));
+  }
+  if (output == "json") {
+    options.output = OutputFormat::json;
+  } else if (output != "text") {
+    return unexpected(usage_error(fmt::format("unknown output format '{}'", output), "use text or json"));
+  }
+  if (group_by == "none") {
+    options.group_none = true;
+  } else if (group_by != "auto") {
+    return unexpected(usage_error(fmt::format("unknown --group-by '{}'", group_by), "use auto or none"));
+  }
+  return options;
+}
+
+std::string events_usage() {
+  EventsOptions options;
+  std::string output, group_by;
+  std::ostringstream text;
+  text << "Usage: gapscan events [options] [FILE|FOLDER|-]...\n\n"
+          "Prints one row per record: the physical line where it starts, its time as integer\n"
+          "nanoseconds since the Unix epoch (UTC), its group key (or -) and the format name,\n"
+          "separated by tabs; with several inputs, a '# NAME' line precedes each input's rows.\n\n"
+       << events_description(options, output, group_by);
+  return text.str();
 }
 
 std::string scan_usage() {

@@ -4,6 +4,7 @@
 #include <gapscan/catalog/loader.hpp>
 #include <gapscan/catalog/matcher.hpp>
 #include <gapscan/cli/cli.hpp>
+#include <gapscan/cli/reading.hpp>
 #include <gapscan/detect/analyzer.hpp>
 #include <gapscan/parse/record_reader.hpp>
 #include <gapscan/report/build.hpp>
@@ -15,53 +16,31 @@
 namespace gapscan::cli {
 namespace {
 
-constexpr std::size_t k_detection_lines = 64;
-
 struct Pipeline {
   parse::LineAccount lines;
   stream::StreamTable* streams = nullptr;
 };
 
-/// Reads one input to the end: detects its format on the first lines, then classifies every
-/// line and hands records to the stream table.
-report::Input read_input(std::unique_ptr<source::ByteSource> bytes, const std::string& name, SourceId id,
-                         const ScanConfig& config, Pipeline& pipeline, std::vector<Diagnostic>& diagnostics) {
-  source::LineReader reader(std::move(bytes));
-  parse::RecordReader records(parse::ReaderOptions{config.group_none});
-  parse::Record record;
-  auto consume = [&](std::string_view text, std::uint64_t number, std::uint64_t offset, bool truncated) {
-    if (truncated) records.note_truncated();
-    const LineLocation location{id, number, offset};
-    if (records.read(text, location, record) == parse::LineClass::record) {
-      pipeline.streams->add(record, text, location);
-    }
-  };
-
-  std::vector<std::string> sample;
-  std::vector<source::Line> sample_lines;
-  while (sample.size() < k_detection_lines) {
-    auto line = reader.next();
-    if (!line) break;
-    sample.emplace_back(line->text);
-    sample_lines.push_back(*line);
-  }
-  records.detect(sample);
-  for (std::size_t i = 0; i < sample.size(); ++i) {
-    consume(sample[i], sample_lines[i].number, sample_lines[i].offset, sample_lines[i].truncated);
-  }
-  while (auto line = reader.next()) consume(line->text, line->number, line->offset, line->truncated);
-
+/// Reads one input to the end, handing its records to the stream table.
+report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Encoding encoding, const std::string& name,
+                         SourceId id, const ScanConfig& config, Pipeline& pipeline,
+                         std::vector<Diagnostic>& diagnostics) {
+  InputResult result =
+      read_records(std::move(bytes), id, parse::ReaderOptions{config.group_none},
+                   [&](const parse::Record& record, std::string_view text, const LineLocation& location) {
+                     pipeline.streams->add(record, text, location);
+                   });
   report::Input input;
   input.name = name;
-  input.format = std::string(records.detected_format());
-  const parse::LineAccount account = records.account();
-  input.lines = account.lines;
-  input.bytes = reader.bytes_read();
-  if (reader.error()) {
-    input.error = reader.error()->message;
-    diagnostics.push_back(*reader.error());
+  input.format = std::string(result.format);
+  input.encoding = std::string(source::to_string(encoding));
+  input.lines = result.account.lines;
+  input.bytes = result.bytes;
+  if (result.error) {
+    input.error = result.error->message;
+    diagnostics.push_back(*result.error);
   }
-  pipeline.lines.merge(account);
+  pipeline.lines.merge(result.account);
   return input;
 }
 
@@ -104,18 +83,22 @@ Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
   if (!config.texts.empty()) {
     for (const NamedText& text : config.texts) {
       const SourceId id = sources.add(text.name);
-      inputs.push_back(read_input(source::make_string_source(text.text), text.name, id, config, pipeline, diagnostics));
+      source::Encoding encoding = source::Encoding::plain;
+      auto bytes = source::open_decoded(source::make_string_source(text.text), text.name, &encoding);
+      inputs.push_back(read_input(std::move(bytes), encoding, text.name, id, config, pipeline, diagnostics));
     }
   } else {
-    for (const source::InputSpec& spec : source::expand_inputs(config.paths, diagnostics)) {
+    const source::InputFilter filter{config.include, config.exclude};
+    for (const source::InputSpec& spec : source::expand_inputs(config.paths, diagnostics, filter)) {
       const SourceId id = sources.add(spec.is_stdin ? "<stdin>" : spec.name);
-      auto bytes = source::open_input(spec);
+      source::Encoding encoding = source::Encoding::plain;
+      auto bytes = source::open_input(spec, &encoding);
       if (!bytes) {
         diagnostics.push_back(bytes.error());
-        inputs.push_back(report::Input{sources.name(id), "none", 0, 0, bytes.error().message});
+        inputs.push_back(report::Input{sources.name(id), "none", "plain", 0, 0, bytes.error().message});
         continue;
       }
-      inputs.push_back(read_input(std::move(*bytes), sources.name(id), id, config, pipeline, diagnostics));
+      inputs.push_back(read_input(std::move(*bytes), encoding, sources.name(id), id, config, pipeline, diagnostics));
     }
   }
   streams.finish();

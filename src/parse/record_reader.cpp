@@ -82,6 +82,7 @@ LineClass RecordReader::read(std::string_view text, const LineLocation& location
     const ParseStatus status = candidate.parser->parse(text, record);
     if (status == ParseStatus::parsed) {
       if (m_options.ignore_groups) record.group = {};
+      record.format = candidate.info->name;
       ++m_account.records;
       ++candidate.records;
       m_seen_record = true;

@@ -116,6 +116,7 @@ std::string render_json(const Report& report) {
   for (const Input& input : report.inputs) {
     inputs.push_back(Json{{"name", input.name},
                           {"format", input.format},
+                          {"encoding", input.encoding},
                           {"lines", input.lines},
                           {"bytes", input.bytes},
                           {"error", input.error.empty() ? Json() : Json(input.error)}});

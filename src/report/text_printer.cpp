@@ -143,8 +143,9 @@ std::string render_text(const Report& report) {
     out += fmt::format("           unparsed {}: {} — {}\n", u.where, u.reason, u.text);
   }
   for (const Input& input : report.inputs) {
-    out += fmt::format("Input      {}  {}  {} lines, {} bytes{}\n", input.name, input.format, count(input.lines),
-                       count(input.bytes), input.error.empty() ? "" : "  (stopped early: " + input.error + ")");
+    out += fmt::format("Input      {}  {}{}  {} lines, {} bytes{}\n", input.name, input.format,
+                       input.encoding == "plain" ? "" : ", " + input.encoding, count(input.lines), count(input.bytes),
+                       input.error.empty() ? "" : "  (stopped early: " + input.error + ")");
   }
   const Analysis& a = report.analysis;
   out +=

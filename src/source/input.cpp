@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -11,7 +12,21 @@
 
 namespace gapscan::source {
 
-std::vector<InputSpec> expand_inputs(const std::vector<std::string>& paths, std::vector<Diagnostic>& diagnostics) {
+namespace {
+
+bool matches_any(const std::vector<std::string>& patterns, const std::string& relative, const std::string& name) {
+  for (const std::string& pattern : patterns) {
+    if (::fnmatch(pattern.c_str(), relative.c_str(), 0) == 0 || ::fnmatch(pattern.c_str(), name.c_str(), 0) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<InputSpec> expand_inputs(const std::vector<std::string>& paths, std::vector<Diagnostic>& diagnostics,
+                                     const InputFilter& filter) {
   std::vector<InputSpec> inputs;
   if (paths.empty()) {
     inputs.push_back({"-", true});
@@ -37,7 +52,12 @@ std::vector<InputSpec> expand_inputs(const std::vector<std::string>& paths, std:
     std::vector<std::string> found;
     for (auto it = fs::recursive_directory_iterator(path, fs::directory_options::skip_permission_denied, ec);
          !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      if (it->is_regular_file(ec)) found.push_back(it->path().string());
+      if (!it->is_regular_file(ec)) continue;
+      const std::string relative = it->path().lexically_relative(path).string();
+      const std::string name = it->path().filename().string();
+      if (!filter.include.empty() && !matches_any(filter.include, relative, name)) continue;
+      if (matches_any(filter.exclude, relative, name)) continue;
+      found.push_back(it->path().string());
     }
     if (ec) diagnostics.push_back(make_error(path, "cannot list folder: " + ec.message()));
     std::sort(found.begin(), found.end());
@@ -49,13 +69,13 @@ std::vector<InputSpec> expand_inputs(const std::vector<std::string>& paths, std:
   return inputs;
 }
 
-Expected<std::unique_ptr<ByteSource>> open_input(const InputSpec& spec) {
-  if (spec.is_stdin) return make_fd_source(0, "<stdin>");
+Expected<std::unique_ptr<ByteSource>> open_input(const InputSpec& spec, Encoding* encoding) {
+  if (spec.is_stdin) return open_decoded(make_fd_source(0, "<stdin>"), "<stdin>", encoding);
   const int fd = ::open(spec.name.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     return unexpected(make_error(spec.name, fmt::format("cannot open: {}", std::strerror(errno))));
   }
-  return make_fd_source(fd, spec.name);
+  return open_decoded(make_fd_source(fd, spec.name), spec.name, encoding);
 }
 
 }  // namespace gapscan::source

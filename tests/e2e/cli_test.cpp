@@ -87,3 +87,35 @@ TEST_CASE("An empty input reports nothing characteristic", "[e2e][cli]") {
   CHECK(result.out.find("Nothing characteristic found") == 0);
   CHECK(result.out.find("Lines      0 read") != std::string::npos);
 }
+
+TEST_CASE("Compressed inputs are read by their magic bytes, folders filtered by globs", "[e2e][cli]") {
+  const std::string dir = "gapscan_cli_test_archives";
+  const std::string sample = std::string(GAPSCAN_SOURCE_DIR) + "/samples/memcached-nagle.log";
+  run_command("rm -rf " + dir + " && mkdir -p " + dir + "/sub && gzip -c " + sample + " > " + dir +
+              "/sub/app.log.1 && cp " + sample + " " + dir + "/skipped.txt");
+  const auto result = run_command(gapscan_command("--output json --include '*.log*' " + dir));
+  const auto events = run_command(gapscan_command("events " + dir + "/sub/app.log.1") + " | head -n 1");
+  run_command("rm -rf " + dir);
+  REQUIRE(result.exit_code == 0);
+  const auto json = nlohmann::json::parse(result.out);
+  REQUIRE(json["inputs"].size() == 1);
+  CHECK(json["inputs"][0]["name"] == dir + "/sub/app.log.1");
+  CHECK(json["inputs"][0]["encoding"] == "gzip");
+  CHECK(json["inputs"][0]["format"] == "mediawiki-line");
+  CHECK(json["findings"][0]["cause"] == "nagle_delack_noreply_pipeline");
+  CHECK(events.out == "1\t1795986538820468000\tdfe55e7918345efcece82d1c\tmediawiki-line\n");
+}
+
+TEST_CASE("A truncated archive is named with its offset, and what was read is analysed", "[e2e][cli]") {
+  const std::string path = "gapscan_cli_test_truncated.gz";
+  const std::string sample = std::string(GAPSCAN_SOURCE_DIR) + "/samples/memcached-nagle.log";
+  run_command("gzip -c " + sample + " | head -c 40000 > " + path);
+  const auto result = run_command(gapscan_command("--output json " + path));
+  std::remove(path.c_str());
+  CHECK(result.exit_code == 1);
+  const auto json = nlohmann::json::parse(result.out);
+  const std::string error = json["inputs"][0]["error"];
+  CHECK(error.rfind("gzip data ends early (truncated) at compressed byte offset 40000", 0) == 0);
+  CHECK(json["lines"]["records"].get<int>() > 100);
+  CHECK(json["diagnostics"][0]["where"] == path);
+}

@@ -24,8 +24,10 @@ struct NamedText {
 };
 
 struct ScanConfig {
-  std::vector<std::string> paths;  ///< files, folders, "-"; empty means stdin
-  std::vector<NamedText> texts;    ///< in-memory inputs (tests, catalog examples); used instead of paths when set
+  std::vector<std::string> paths;    ///< files, folders, "-"; empty means stdin
+  std::vector<NamedText> texts;      ///< in-memory inputs (tests, catalog examples); used instead of paths when set
+  std::vector<std::string> include;  ///< globs: files of folders to read (default all)
+  std::vector<std::string> exclude;  ///< globs: files of folders to skip
   OutputFormat output = OutputFormat::text;
   std::string patterns_dir;  ///< empty: the built-in catalog
   bool group_none = false;   ///< --group-by none

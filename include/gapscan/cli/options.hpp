@@ -21,11 +21,22 @@ struct PatternsOptions {
   bool help = false;
 };
 
+struct EventsOptions {
+  std::vector<std::string> paths;
+  std::vector<std::string> include;
+  std::vector<std::string> exclude;
+  OutputFormat output = OutputFormat::text;
+  bool group_none = false;
+  bool help = false;
+};
+
 Expected<ScanOptions> parse_scan_options(const std::vector<std::string>& args);
+Expected<EventsOptions> parse_events_options(const std::vector<std::string>& args);
 Expected<PatternsOptions> parse_patterns_options(const std::vector<std::string>& args);
 
 /// Usage text of a subcommand, generated from the same option table.
 std::string scan_usage();
 std::string patterns_usage();
+std::string events_usage();
 
 }  // namespace gapscan::cli

@@ -16,6 +16,7 @@ struct Record {
   std::string_view channel;      ///< logger channel or component, when the format has one
   std::string_view level;        ///< severity as written, when the format has one
   std::string_view message;      ///< the message text (for JSON: the raw, still-escaped value)
+  std::string_view format;       ///< name of the format that parsed the line (set by RecordReader)
 };
 
 }  // namespace gapscan::parse

@@ -92,7 +92,8 @@ struct Finding {
 
 struct Input {
   std::string name;
-  std::string format;  ///< detected format, or "none"
+  std::string format;              ///< detected format, or "none"
+  std::string encoding = "plain";  ///< plain, gzip, zstd, bzip2 or xz
   std::uint64_t lines = 0;
   std::uint64_t bytes = 0;
   std::string error;  ///< why reading stopped early, or empty

@@ -5,6 +5,7 @@
 #include <gapscan/core/diagnostic.hpp>
 #include <gapscan/core/location.hpp>
 #include <gapscan/source/byte_source.hpp>
+#include <gapscan/source/decode.hpp>
 
 #include <memory>
 #include <string>
@@ -17,12 +18,22 @@ struct InputSpec {
   bool is_stdin = false;
 };
 
-/// Expands paths: "-" (or no path) is stdin; a folder is walked recursively in sorted order;
-/// anything that cannot be opened becomes a diagnostic (the rest is still read).
-std::vector<InputSpec> expand_inputs(const std::vector<std::string>& paths, std::vector<Diagnostic>& diagnostics);
+/// Which files of a folder to read: glob patterns (fnmatch) matched against the file's path
+/// relative to the folder and against its name. Files named explicitly are always read.
+struct InputFilter {
+  std::vector<std::string> include;  ///< empty: every file
+  std::vector<std::string> exclude;
+};
 
-/// Opens one input for reading. The error names the file and the reason.
-Expected<std::unique_ptr<ByteSource>> open_input(const InputSpec& spec);
+/// Expands paths: "-" (or no path) is stdin; a folder is walked recursively in sorted order,
+/// keeping the files `filter` accepts; anything that cannot be read becomes a diagnostic
+/// (the rest is still read).
+std::vector<InputSpec> expand_inputs(const std::vector<std::string>& paths, std::vector<Diagnostic>& diagnostics,
+                                     const InputFilter& filter = {});
+
+/// Opens one input for reading, decoding gzip, zstd, bzip2 and xz (by their magic bytes).
+/// The error names the file and the reason; `encoding` receives what was detected.
+Expected<std::unique_ptr<ByteSource>> open_input(const InputSpec& spec, Encoding* encoding = nullptr);
 
 /// Display names of the run's inputs, indexed by SourceId.
 class SourceTable {

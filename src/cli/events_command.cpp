@@ -1,0 +1,73 @@
+// `gapscan events`: what the parse stage sees, one row per record. For checking formats and
+// for scoring timestamp recognition (bench/score_corpus.sh).
+
+#include <gapscan/cli/cli.hpp>
+#include <gapscan/cli/commands.hpp>
+#include <gapscan/cli/options.hpp>
+#include <gapscan/cli/reading.hpp>
+#include <gapscan/source/input.hpp>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace gapscan::cli {
+
+int events_command(const std::vector<std::string>& args) {
+  auto options = parse_events_options(args);
+  if (!options) {
+    print_diagnostic(options.error());
+    return k_exit_usage;
+  }
+  if (options->help) {
+    write_stdout(events_usage());
+    return k_exit_ok;
+  }
+  std::vector<Diagnostic> diagnostics;
+  const auto inputs = source::expand_inputs(options->paths, diagnostics, {options->include, options->exclude});
+  std::string out;
+  bool open_pipe = true;
+  auto flush = [&](bool force) {
+    if (!force && out.size() < (1u << 16)) return;
+    if (open_pipe) open_pipe = write_stdout(out);
+    out.clear();
+  };
+  SourceId id = 0;
+  for (const source::InputSpec& spec : inputs) {
+    const std::string name = spec.is_stdin ? "<stdin>" : spec.name;
+    auto bytes = source::open_input(spec);
+    if (!bytes) {
+      diagnostics.push_back(bytes.error());
+      continue;
+    }
+    if (options->output == OutputFormat::text && inputs.size() > 1) out += fmt::format("# {}\n", name);
+    const InputResult result = read_records(
+        std::move(*bytes), id++, parse::ReaderOptions{options->group_none},
+        [&](const parse::Record& record, std::string_view, const LineLocation& location) {
+          if (!open_pipe) return;
+          if (options->output == OutputFormat::json) {
+            nlohmann::ordered_json row;
+            row["input"] = name;
+            row["line"] = location.line;
+            row["time_ns"] = record.time;
+            row["group"] = record.group.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(record.group);
+            row["format"] = record.format;
+            out += row.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+            out += '\n';
+          } else {
+            fmt::format_to(std::back_inserter(out), "{}\t{}\t{}\t{}\n", location.line, record.time,
+                           record.group.empty() ? std::string_view("-") : record.group, record.format);
+          }
+          flush(false);
+        });
+    if (result.error) diagnostics.push_back(*result.error);
+  }
+  flush(true);
+  int exit_code = k_exit_ok;
+  for (const Diagnostic& diagnostic : diagnostics) {
+    print_diagnostic(diagnostic);
+    if (diagnostic.severity == Severity::error) exit_code = k_exit_input_error;
+  }
+  return exit_code;
+}
+
+}  // namespace gapscan::cli

@@ -1,0 +1,47 @@
+#include <gapscan/cli/reading.hpp>
+
+#include <string>
+#include <vector>
+
+namespace gapscan::cli {
+namespace {
+
+constexpr std::size_t k_detection_lines = 64;
+
+}  // namespace
+
+InputResult read_records(std::unique_ptr<source::ByteSource> bytes, SourceId id, parse::ReaderOptions options,
+                         const RecordCallback& on_record) {
+  source::LineReader reader(std::move(bytes));
+  parse::RecordReader records(options);
+  parse::Record record;
+  auto consume = [&](std::string_view text, std::uint64_t number, std::uint64_t offset, bool truncated) {
+    if (truncated) records.note_truncated();
+    const LineLocation location{id, number, offset};
+    if (records.read(text, location, record) == parse::LineClass::record) on_record(record, text, location);
+  };
+
+  // The first lines are kept to detect the format, then replayed.
+  std::vector<std::string> sample;
+  std::vector<source::Line> sample_lines;
+  while (sample.size() < k_detection_lines) {
+    auto line = reader.next();
+    if (!line) break;
+    sample.emplace_back(line->text);
+    sample_lines.push_back(*line);
+  }
+  records.detect(sample);
+  for (std::size_t i = 0; i < sample.size(); ++i) {
+    consume(sample[i], sample_lines[i].number, sample_lines[i].offset, sample_lines[i].truncated);
+  }
+  while (auto line = reader.next()) consume(line->text, line->number, line->offset, line->truncated);
+
+  InputResult result;
+  result.account = records.account();
+  result.format = records.detected_format();
+  result.bytes = reader.bytes_read();
+  result.error = reader.error();
+  return result;
+}
+
+}  // namespace gapscan::cli
