@@ -40,8 +40,13 @@ int events_command(const std::vector<std::string>& args) {
       continue;
     }
     if (options->output == OutputFormat::text && inputs.size() > 1) out += fmt::format("# {}\n", name);
+    parse::ReaderOptions reader;
+    reader.ignore_groups = options->group_none;
+    const int file_year = source::modification_year(spec);
+    reader.time.default_year = options->year != 0 ? options->year : file_year != 0 ? file_year : 1970;
+    reader.time.zone_offset_seconds = options->zone_offset_seconds;
     const InputResult result = read_records(
-        std::move(*bytes), id++, parse::ReaderOptions{options->group_none},
+        std::move(*bytes), id++, reader,
         [&](const parse::Record& record, std::string_view, const LineLocation& location) {
           if (!open_pipe) return;
           if (options->output == OutputFormat::json) {

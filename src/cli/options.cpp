@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <boost/program_options.hpp>
 
+#include <optional>
 #include <sstream>
 
 namespace gapscan::cli {
@@ -13,7 +14,8 @@ namespace po = boost::program_options;
 
 namespace {
 
-po::options_description scan_description(ScanOptions& options, std::string& output, std::string& group_by) {
+po::options_description scan_description(ScanOptions& options, std::string& output, std::string& group_by,
+                                         std::string& tz) {
   po::options_description description("Options");
   // clang-format off
   description.add_options()
@@ -29,6 +31,10 @@ po::options_description scan_description(ScanOptions& options, std::string& outp
        "in folders, read only files matching this glob (repeatable; e.g. '*.log*')")
       ("exclude", po::value(&options.config.exclude)->composing(),
        "in folders, skip files matching this glob (repeatable)")
+      ("year", po::value(&options.config.year),
+       "year of stamps that have none (syslog), when no line of the file has one "
+       "(default: the file's modification year)")
+      ("tz", po::value(&tz)->default_value("UTC"), "zone of stamps that have none: UTC or an offset such as +01:00")
       ("jobs,j", po::value(&options.config.jobs)->default_value(2),
        "threads: 1 reads and analyses on one thread; 2 or more analyse on a second thread "
        "while reading goes on (the report is the same)");
@@ -38,12 +44,47 @@ po::options_description scan_description(ScanOptions& options, std::string& outp
 
 Diagnostic usage_error(const std::string& message, const std::string& hint) { return make_error("", message, hint); }
 
+/// --tz: UTC, Z, or a fixed offset such as +01:00, -0700, +5.
+std::optional<int> parse_zone(const std::string& text) {
+  if (text.empty() || text == "UTC" || text == "Z" || text == "GMT") return 0;
+  if (text[0] != '+' && text[0] != '-') return std::nullopt;
+  const int sign = text[0] == '-' ? -1 : 1;
+  int hours = 0, minutes = 0;
+  std::string digits;
+  for (char c : text.substr(1)) {
+    if (c != ':') digits += c;
+  }
+  if (digits.empty() || digits.size() > 4 || digits.find_first_not_of("0123456789") != std::string::npos) {
+    return std::nullopt;
+  }
+  if (digits.size() <= 2) {
+    hours = std::stoi(digits);
+  } else {
+    hours = std::stoi(digits.substr(0, digits.size() - 2));
+    minutes = std::stoi(digits.substr(digits.size() - 2));
+  }
+  if (hours > 23 || minutes > 59) return std::nullopt;
+  return sign * (hours * 3600 + minutes * 60);
+}
+
+/// Validates --year and --tz into the time settings.
+std::optional<Diagnostic> time_options(int year, const std::string& tz, int& zone_offset) {
+  if (year != 0 && (year < 1 || year > 9999)) return usage_error("--year must be between 1 and 9999", "");
+  const auto zone = parse_zone(tz);
+  if (!zone) {
+    return usage_error(fmt::format("unknown --tz '{}'", tz),
+                       "give UTC or a fixed offset such as +01:00 or -0700; named zones are not supported yet");
+  }
+  zone_offset = *zone;
+  return std::nullopt;
+}
+
 }  // namespace
 
 Expected<ScanOptions> parse_scan_options(const std::vector<std::string>& args) {
   ScanOptions options;
-  std::string output, group_by;
-  po::options_description description = scan_description(options, output, group_by);
+  std::string output, group_by, tz;
+  po::options_description description = scan_description(options, output, group_by, tz);
   po::options_description hidden;
   hidden.add_options()("input", po::value(&options.config.paths));
   po::options_description all;
@@ -70,6 +111,9 @@ Expected<ScanOptions> parse_scan_options(const std::vector<std::string>& args) {
     return unexpected(usage_error(fmt::format("unknown --group-by '{}'", group_by), "use auto or none"));
   }
   if (options.config.jobs == 0) return unexpected(usage_error("--jobs must be at least 1", ""));
+  if (auto error = time_options(options.config.year, tz, options.config.zone_offset_seconds)) {
+    return unexpected(*error);
+  }
   if (options.config.idle_timeout_s <= 0) {
     return unexpected(usage_error("--idle-timeout must be positive", ""));
   }
@@ -78,7 +122,8 @@ Expected<ScanOptions> parse_scan_options(const std::vector<std::string>& args) {
 
 namespace {
 
-po::options_description events_description(EventsOptions& options, std::string& output, std::string& group_by) {
+po::options_description events_description(EventsOptions& options, std::string& output, std::string& group_by,
+                                           std::string& tz) {
   po::options_description description("Options");
   // clang-format off
   description.add_options()
@@ -86,7 +131,9 @@ po::options_description events_description(EventsOptions& options, std::string& 
       ("output,o", po::value(&output)->default_value("text"), "text (tab-separated) or json (JSON lines)")
       ("group-by", po::value(&group_by)->default_value("auto"), "auto or none, as for scan")
       ("include", po::value(&options.include)->composing(), "in folders, read only files matching this glob")
-      ("exclude", po::value(&options.exclude)->composing(), "in folders, skip files matching this glob");
+      ("exclude", po::value(&options.exclude)->composing(), "in folders, skip files matching this glob")
+      ("year", po::value(&options.year), "year of stamps that have none, as for scan")
+      ("tz", po::value(&tz)->default_value("UTC"), "zone of stamps that have none, as for scan");
   // clang-format on
   return description;
 }
@@ -95,8 +142,8 @@ po::options_description events_description(EventsOptions& options, std::string& 
 
 Expected<EventsOptions> parse_events_options(const std::vector<std::string>& args) {
   EventsOptions options;
-  std::string output, group_by;
-  po::options_description description = events_description(options, output, group_by);
+  std::string output, group_by, tz;
+  po::options_description description = events_description(options, output, group_by, tz);
   po::options_description hidden;
   hidden.add_options()("input", po::value(&options.paths));
   po::options_description all;
@@ -120,29 +167,30 @@ Expected<EventsOptions> parse_events_options(const std::vector<std::string>& arg
   } else if (group_by != "auto") {
     return unexpected(usage_error(fmt::format("unknown --group-by '{}'", group_by), "use auto or none"));
   }
+  if (auto error = time_options(options.year, tz, options.zone_offset_seconds)) return unexpected(*error);
   return options;
 }
 
 std::string events_usage() {
   EventsOptions options;
-  std::string output, group_by;
+  std::string output, group_by, tz;
   std::ostringstream text;
   text << "Usage: gapscan events [options] [FILE|FOLDER|-]...\n\n"
           "Prints one row per record: the physical line where it starts, its time as integer\n"
           "nanoseconds since the Unix epoch (UTC), its group key (or -) and the format name,\n"
           "separated by tabs; with several inputs, a '# NAME' line precedes each input's rows.\n\n"
-       << events_description(options, output, group_by);
+       << events_description(options, output, group_by, tz);
   return text.str();
 }
 
 std::string scan_usage() {
   ScanOptions options;
-  std::string output, group_by;
+  std::string output, group_by, tz;
   std::ostringstream text;
   text << "Usage: gapscan [scan] [options] [FILE|FOLDER|-]...\n\n"
           "Finds regular gaps between the lines of each request and names their likely cause.\n"
           "Reads standard input when no file is given or for '-'.\n\n"
-       << scan_description(options, output, group_by);
+       << scan_description(options, output, group_by, tz);
   return text.str();
 }
 

@@ -23,10 +23,14 @@ struct Pipeline {
 
 /// Reads one input to the end, handing its records to the stream table.
 report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Encoding encoding, const std::string& name,
-                         SourceId id, const ScanConfig& config, Pipeline& pipeline,
+                         SourceId id, int file_year, const ScanConfig& config, Pipeline& pipeline,
                          std::vector<Diagnostic>& diagnostics) {
+  parse::ReaderOptions options;
+  options.ignore_groups = config.group_none;
+  options.time.default_year = config.year != 0 ? config.year : file_year != 0 ? file_year : 1970;
+  options.time.zone_offset_seconds = config.zone_offset_seconds;
   InputResult result =
-      read_records(std::move(bytes), id, parse::ReaderOptions{config.group_none},
+      read_records(std::move(bytes), id, options,
                    [&](const parse::Record& record, std::string_view text, const LineLocation& location) {
                      pipeline.streams->add(record, text, location);
                    });
@@ -85,7 +89,7 @@ Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
       const SourceId id = sources.add(text.name);
       source::Encoding encoding = source::Encoding::plain;
       auto bytes = source::open_decoded(source::make_string_source(text.text), text.name, &encoding);
-      inputs.push_back(read_input(std::move(bytes), encoding, text.name, id, config, pipeline, diagnostics));
+      inputs.push_back(read_input(std::move(bytes), encoding, text.name, id, 0, config, pipeline, diagnostics));
     }
   } else {
     const source::InputFilter filter{config.include, config.exclude};
@@ -98,7 +102,8 @@ Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
         inputs.push_back(report::Input{sources.name(id), "none", "plain", 0, 0, bytes.error().message});
         continue;
       }
-      inputs.push_back(read_input(std::move(*bytes), encoding, sources.name(id), id, config, pipeline, diagnostics));
+      inputs.push_back(read_input(std::move(*bytes), encoding, sources.name(id), id, source::modification_year(spec),
+                                  config, pipeline, diagnostics));
     }
   }
   streams.finish();

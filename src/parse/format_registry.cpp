@@ -13,7 +13,7 @@ std::span<const FormatInfo> builtin_formats() {
       formats::mediawiki_line(),
       formats::monolog_line(),
       formats::monolog_json(),
-      formats::iso8601_line(),
+      formats::generic_line(),
   };
   return k_formats;
 }

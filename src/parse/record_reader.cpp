@@ -10,6 +10,7 @@ void LineAccount::merge(const LineAccount& other) {
   records += other.records;
   continuation += other.continuation;
   blank += other.blank;
+  comment += other.comment;
   unparsed += other.unparsed;
   truncated += other.truncated;
   for (const auto& [name, count] : other.by_format) by_format[name] += count;
@@ -35,11 +36,13 @@ LineAccount RecordReader::account() const {
 void RecordReader::detect(const std::vector<std::string>& sample) {
   std::vector<std::size_t> hits(m_candidates.size(), 0);
   Record scratch;
+  for (Candidate& candidate : m_candidates) candidate.parser->learn(sample, m_options.time);
   for (const std::string& line : sample) {
     for (std::size_t i = 0; i < m_candidates.size(); ++i) {
       if (m_candidates[i].parser->parse(line, scratch) == ParseStatus::parsed) ++hits[i];
     }
   }
+  for (Candidate& candidate : m_candidates) candidate.parser->restart();
   // The specific format with the most hits wins (the first of equals), unless a generic
   // format parses more than twice as many lines.
   std::size_t best_specific = m_candidates.size(), best_generic = m_candidates.size();
@@ -58,8 +61,11 @@ void RecordReader::detect(const std::vector<std::string>& sample) {
   m_detected = true;
 }
 
-std::string_view RecordReader::detected_format() const {
-  return m_detected ? m_candidates.front().info->name : std::string_view("none");
+std::string RecordReader::detected_format() const {
+  if (!m_detected) return "none";
+  std::string name(m_candidates.front().info->name);
+  const std::string layout = m_candidates.front().parser->layout();
+  return layout.empty() ? name : name + " (" + layout + ")";
 }
 
 bool RecordReader::looks_like_continuation(std::string_view text) {
@@ -82,6 +88,7 @@ LineClass RecordReader::read(std::string_view text, const LineLocation& location
     const ParseStatus status = candidate.parser->parse(text, record);
     if (status == ParseStatus::parsed) {
       if (m_options.ignore_groups) record.group = {};
+      if (!record.zoned) record.time -= static_cast<TimeNs>(m_options.time.zone_offset_seconds) * k_ns_per_s;
       record.format = candidate.info->name;
       ++m_account.records;
       ++candidate.records;
@@ -91,6 +98,10 @@ LineClass RecordReader::read(std::string_view text, const LineLocation& location
     if (status == ParseStatus::malformed && malformed_reason.empty()) {
       malformed_reason = candidate.parser->reason();
     }
+  }
+  if (text[0] == '#' && (text.size() < 2 || text[1] < '0' || text[1] > '9')) {
+    ++m_account.comment;
+    return LineClass::comment;
   }
   if (m_seen_record && malformed_reason.empty() && looks_like_continuation(text)) {
     ++m_account.continuation;

@@ -109,6 +109,7 @@ Report build_report(const RunResults& results) {
   report.lines.records = lines.records;
   report.lines.continuation = lines.continuation;
   report.lines.blank = lines.blank;
+  report.lines.comment = lines.comment;
   report.lines.unparsed = lines.unparsed;
   report.lines.truncated = lines.truncated;
   report.lines.by_format = lines.by_format;

@@ -137,6 +137,7 @@ std::string render_text(const Report& report) {
   const LineSummary& lines = report.lines;
   out += fmt::format("Lines      {} read: {} records, {} continuation, {} blank, {} unparsed", count(lines.lines),
                      count(lines.records), count(lines.continuation), count(lines.blank), count(lines.unparsed));
+  if (lines.comment > 0) out += fmt::format(", {} comment", count(lines.comment));
   if (lines.truncated > 0) out += fmt::format(", {} cut at 16 MiB", count(lines.truncated));
   out += "\n";
   for (const UnparsedLine& u : lines.unparsed_examples) {

@@ -46,9 +46,9 @@ class PrefixedSource final : public ByteSource {
 
 /// What one decode() call did.
 struct Step {
-  std::size_t consumed = 0;   ///< compressed bytes used
-  std::size_t produced = 0;   ///< decoded bytes written
-  bool member_end = false;    ///< a member/stream/frame ended exactly here
+  std::size_t consumed = 0;     ///< compressed bytes used
+  std::size_t produced = 0;     ///< decoded bytes written
+  bool member_end = false;      ///< a member/stream/frame ended exactly here
   const char* error = nullptr;  ///< the data is damaged: why
 };
 
@@ -284,10 +284,10 @@ class XzDecoder final : public DecoderBase {
     if (status == LZMA_STREAM_END) {
       step.member_end = true;
     } else if (status != LZMA_OK && !(status == LZMA_BUF_ERROR && action == LZMA_RUN)) {
-      step.error = status == LZMA_DATA_ERROR ? "invalid data"
+      step.error = status == LZMA_DATA_ERROR     ? "invalid data"
                    : status == LZMA_FORMAT_ERROR ? "not xz data"
-                   : status == LZMA_BUF_ERROR  ? "unexpected end"
-                                               : "decoder error";
+                   : status == LZMA_BUF_ERROR    ? "unexpected end"
+                                                 : "decoder error";
     }
     return step;
   }
@@ -300,11 +300,16 @@ class XzDecoder final : public DecoderBase {
 
 std::string_view to_string(Encoding encoding) {
   switch (encoding) {
-    case Encoding::plain: return "plain";
-    case Encoding::gzip: return "gzip";
-    case Encoding::zstd: return "zstd";
-    case Encoding::bzip2: return "bzip2";
-    case Encoding::xz: return "xz";
+    case Encoding::plain:
+      return "plain";
+    case Encoding::gzip:
+      return "gzip";
+    case Encoding::zstd:
+      return "zstd";
+    case Encoding::bzip2:
+      return "bzip2";
+    case Encoding::xz:
+      return "xz";
   }
   return "plain";
 }
@@ -314,7 +319,10 @@ Encoding detect_encoding(std::string_view head) {
   if (starts("\x1f\x8b")) return Encoding::gzip;
   if (starts("\x28\xb5\x2f\xfd")) return Encoding::zstd;
   if (starts("BZh") && head.size() >= 4 && head[3] >= '1' && head[3] <= '9') return Encoding::bzip2;
-  if (starts(std::string_view("\xfd" "7zXZ\0", 6))) return Encoding::xz;
+  if (starts(std::string_view("\xfd"
+                              "7zXZ\0",
+                              6)))
+    return Encoding::xz;
   return Encoding::plain;
 }
 
@@ -337,11 +345,16 @@ std::unique_ptr<ByteSource> open_decoded(std::unique_ptr<ByteSource> raw, const 
   if (encoding != nullptr) *encoding = found;
   auto source = std::make_unique<PrefixedSource>(std::move(head), std::move(raw), std::move(error));
   switch (found) {
-    case Encoding::gzip: return std::make_unique<GzipDecoder>(std::move(source), name);
-    case Encoding::zstd: return std::make_unique<ZstdDecoder>(std::move(source), name);
-    case Encoding::bzip2: return std::make_unique<Bzip2Decoder>(std::move(source), name);
-    case Encoding::xz: return std::make_unique<XzDecoder>(std::move(source), name);
-    case Encoding::plain: break;
+    case Encoding::gzip:
+      return std::make_unique<GzipDecoder>(std::move(source), name);
+    case Encoding::zstd:
+      return std::make_unique<ZstdDecoder>(std::move(source), name);
+    case Encoding::bzip2:
+      return std::make_unique<Bzip2Decoder>(std::move(source), name);
+    case Encoding::xz:
+      return std::make_unique<XzDecoder>(std::move(source), name);
+    case Encoding::plain:
+      break;
   }
   return source;
 }

@@ -1,9 +1,11 @@
+#include <gapscan/core/time.hpp>
 #include <gapscan/source/input.hpp>
 
 #include <fmt/format.h>
 
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <sys/stat.h>
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -67,6 +69,13 @@ std::vector<InputSpec> expand_inputs(const std::vector<std::string>& paths, std:
     for (auto& file : found) inputs.push_back({std::move(file), false});
   }
   return inputs;
+}
+
+int modification_year(const InputSpec& spec) {
+  if (spec.is_stdin) return 0;
+  struct stat info {};
+  if (::stat(spec.name.c_str(), &info) != 0) return 0;
+  return year_of(static_cast<TimeNs>(info.st_mtime) * k_ns_per_s);
 }
 
 Expected<std::unique_ptr<ByteSource>> open_input(const InputSpec& spec, Encoding* encoding) {

@@ -91,13 +91,19 @@ TEST_CASE("Monolog JSON and Logstash JSON", "[parse][formats]") {
   CHECK(parser->reason() == "datetime is not an ISO-8601 time");
 }
 
-TEST_CASE("Generic ISO-8601 lines with key=value request ids", "[parse][formats]") {
+TEST_CASE("Generic lines: the layout is learnt, the request id or syslog tag groups", "[parse][formats]") {
+  auto parser = format_named("generic").make_parser();
+  parser->learn({"Nov 29 21:03:04 web1 php-fpm[4242]: child exited", "Nov 29 21:03:05 web1 sshd[77]: accepted"},
+                {2026, 0});
+  CHECK(parser->layout() == "month-name at line start");
   Record record;
-  REQUIRE(parse_with("iso8601", "2026-11-29T21:03:04.5Z level=info request_id=r-1 msg=\"x\"", record) ==
-          ParseStatus::parsed);
+  REQUIRE(parser->parse("Nov 29 21:03:06 web1 php-fpm[4242]: child started", record) == ParseStatus::parsed);
+  CHECK(record.time == (days_from_civil(2026, 11, 29) * 86400 + 21 * 3600 + 3 * 60 + 6) * k_ns_per_s);
+  CHECK(record.group == "php-fpm[4242]");
+  CHECK_FALSE(record.zoned);
+  REQUIRE(parser->parse("2026-11-29T21:03:04.5Z level=info request_id=r-1 msg=\"x\"", record) == ParseStatus::parsed);
   CHECK(record.group == "r-1");
-  REQUIRE(parse_with("iso8601", "[2026-11-29 21:03:04,123] INFO worker started", record) == ParseStatus::parsed);
-  CHECK(record.group.empty());
-  CHECK(record.message == "INFO worker started");
-  CHECK(parse_with("iso8601", "2026-11-29T21:03:04Zfoo", record) == ParseStatus::not_this_format);
+  CHECK(record.zoned);
+  CHECK(parser->parse("# Nov 29 21:03:06 a comment", record) == ParseStatus::not_this_format);
+  CHECK(parser->parse("no time on this line", record) == ParseStatus::not_this_format);
 }

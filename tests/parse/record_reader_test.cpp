@@ -28,6 +28,7 @@ TEST_CASE("Format detection prefers the specific layout and every line is accoun
       "",
       "garbage that is no log line",
       "2026-11-29T21:03:05Z reqId=r2 a generic line in the same file",
+      "# a comment",
   };
   RecordReader reader(ReaderOptions{});
   reader.detect(lines);
@@ -35,12 +36,12 @@ TEST_CASE("Format detection prefers the specific layout and every line is accoun
   const auto classes = classify(reader, lines);
   CHECK(classes == std::vector<LineClass>{LineClass::record, LineClass::record, LineClass::continuation,
                                           LineClass::continuation, LineClass::blank, LineClass::unparsed,
-                                          LineClass::record});
+                                          LineClass::record, LineClass::comment});
   const LineAccount account = reader.account();
-  CHECK(account.lines == 7);
-  CHECK(account.lines == account.records + account.continuation + account.blank + account.unparsed);
+  CHECK(account.lines == 8);
+  CHECK(account.lines == account.records + account.continuation + account.blank + account.comment + account.unparsed);
   CHECK(account.by_format.at("mediawiki-line") == 2);
-  CHECK(account.by_format.at("iso8601") == 1);
+  CHECK(account.by_format.at("generic") == 1);
   REQUIRE(account.examples.size() == 1);
   CHECK(account.examples[0].location.line == 6);
   CHECK(account.examples[0].reason == "matches no known format");
@@ -48,13 +49,16 @@ TEST_CASE("Format detection prefers the specific layout and every line is accoun
 
 TEST_CASE("A malformed JSON record is unparsed with its reason", "[parse][reader]") {
   RecordReader reader(ReaderOptions{});
-  const auto classes = classify(reader, {R"({"datetime":"2026-11-29T21:03:04Z","message":"cut)"});
-  CHECK(classes == std::vector<LineClass>{LineClass::unparsed});
-  CHECK(reader.account().examples.at(0).reason.rfind("not valid JSON", 0) == 0);
+  const auto classes = classify(reader, {R"({"datetime":"yesterday","message":"x"})", R"({"message":"cut)"});
+  CHECK(classes == std::vector<LineClass>{LineClass::unparsed, LineClass::unparsed});
+  CHECK(reader.account().examples.at(0).reason == "datetime is not an ISO-8601 time");
+  CHECK(reader.account().examples.at(1).reason.rfind("not valid JSON", 0) == 0);
 }
 
 TEST_CASE("Grouping 'none' drops request ids", "[parse][reader]") {
-  RecordReader reader(ReaderOptions{true});
+  ReaderOptions options;
+  options.ignore_groups = true;
+  RecordReader reader(options);
   Record record;
   REQUIRE(reader.read("2026-11-29T21:03:05Z reqId=r2 x", LineLocation{}, record) == LineClass::record);
   CHECK(record.group.empty());

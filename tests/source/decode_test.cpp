@@ -2,10 +2,10 @@
 #include <gapscan/source/line_reader.hpp>
 
 #include <bzlib.h>
-#include <catch2/catch.hpp>
 #include <lzma.h>
 #include <zlib.h>
 #include <zstd.h>
+#include <catch2/catch.hpp>
 
 #include <string>
 #include <vector>
@@ -127,7 +127,9 @@ TEST_CASE("Magic bytes, not names, decide the encoding", "[source][decode]") {
   CHECK(detect_encoding("\x1f\x8b\x08") == Encoding::gzip);
   CHECK(detect_encoding("\x28\xb5\x2f\xfd") == Encoding::zstd);
   CHECK(detect_encoding("BZh9") == Encoding::bzip2);
-  CHECK(detect_encoding(std::string_view("\xfd" "7zXZ\0", 6)) == Encoding::xz);
+  CHECK(detect_encoding(std::string_view("\xfd"
+                                         "7zXZ\0",
+                                         6)) == Encoding::xz);
   CHECK(detect_encoding("BZh") == Encoding::plain);
   CHECK(detect_encoding("2026-11-29") == Encoding::plain);
 }

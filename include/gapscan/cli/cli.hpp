@@ -32,7 +32,9 @@ struct ScanConfig {
   std::string patterns_dir;  ///< empty: the built-in catalog
   bool group_none = false;   ///< --group-by none
   double idle_timeout_s = 600;
-  unsigned jobs = 2;  ///< 1: one thread; 2 or more: analysis on a second thread
+  int year = 0;                 ///< --year: for yearless stamps; 0: the file's modification year
+  int zone_offset_seconds = 0;  ///< --tz: zone of stamps that do not say
+  unsigned jobs = 2;            ///< 1: one thread; 2 or more: analysis on a second thread
 };
 
 /// Runs the whole pipeline. `exit_code` receives 0 or k_exit_input_error; a catalog that

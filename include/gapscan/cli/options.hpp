@@ -27,6 +27,8 @@ struct EventsOptions {
   std::vector<std::string> exclude;
   OutputFormat output = OutputFormat::text;
   bool group_none = false;
+  int year = 0;
+  int zone_offset_seconds = 0;
   bool help = false;
 };
 

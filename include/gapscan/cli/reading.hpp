@@ -18,8 +18,8 @@ using RecordCallback = std::function<void(const parse::Record&, std::string_view
 
 struct InputResult {
   parse::LineAccount account;
-  std::string_view format;   ///< detected format name
-  std::uint64_t bytes = 0;   ///< decoded bytes read
+  std::string format;               ///< detected format name and layout
+  std::uint64_t bytes = 0;          ///< decoded bytes read
   std::optional<Diagnostic> error;  ///< why reading stopped early
 };
 

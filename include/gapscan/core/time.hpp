@@ -27,6 +27,23 @@ constexpr std::int64_t days_from_civil(std::int64_t year, unsigned month, unsign
   return era * 146097 + static_cast<std::int64_t>(day_of_era) - 719468;
 }
 
+/// The proleptic Gregorian year of a day count since 1970-01-01 (inverse of days_from_civil).
+constexpr int year_of_day(std::int64_t days) {
+  days += 719468;
+  const std::int64_t era = (days >= 0 ? days : days - 146096) / 146097;
+  const auto day_of_era = static_cast<unsigned>(days - era * 146097);
+  const unsigned year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
+  const unsigned day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+  const unsigned month_index = (5 * day_of_year + 2) / 153;  // March = 0
+  return static_cast<int>(static_cast<std::int64_t>(year_of_era) + era * 400 + (month_index >= 10 ? 1 : 0));
+}
+
+/// The UTC year of an instant.
+constexpr int year_of(TimeNs time) {
+  const std::int64_t seconds = time >= 0 ? time / k_ns_per_s : (time - k_ns_per_s + 1) / k_ns_per_s;
+  return year_of_day(seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400);
+}
+
 /// Milliseconds as a double, for printing and for comparing with catalog values.
 constexpr double to_ms(DurationNs d) { return static_cast<double>(d) / 1e6; }
 

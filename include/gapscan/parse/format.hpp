@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gapscan::parse {
 
@@ -17,12 +18,28 @@ enum class ParseStatus {
   malformed,        ///< it starts like this format but a field is invalid (reason() says which)
 };
 
+/// What an input's stamps do not say, as the user or the file tells it.
+struct TimeSettings {
+  int default_year = 1970;      ///< for yearless stamps when no stamp of the input has a year
+  int zone_offset_seconds = 0;  ///< east of UTC, for stamps without a zone (--tz)
+};
+
 /// Parses lines of one format. Holds per-input scratch state (e.g. a JSON parser), so one
 /// instance serves one input at a time.
 class LineParser {
  public:
   virtual ~LineParser() = default;
   virtual ParseStatus parse(std::string_view line, Record& record) = 0;
+  /// Learns the input's layout from its first lines, before any parse() (generic formats).
+  virtual void learn(const std::vector<std::string>& sample, const TimeSettings& settings) {
+    (void)sample;
+    (void)settings;
+  }
+  /// Forgets what parse() remembered from earlier lines (e.g. the last date for time-only
+  /// stamps), keeping what learn() learnt: the sample lines are parsed again after detection.
+  virtual void restart() {}
+  /// The learnt layout, for messages ("month-name at line start"); empty for fixed formats.
+  virtual std::string layout() const { return {}; }
   /// Why the last line was malformed, e.g. "month 13 out of range".
   virtual std::string_view reason() const { return {}; }
 };

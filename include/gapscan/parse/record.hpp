@@ -12,6 +12,8 @@ namespace gapscan::parse {
 struct Record {
   TimeNs time = 0;               ///< UTC nanoseconds
   std::uint8_t time_digits = 0;  ///< fraction-of-second digits written in the timestamp (0-9)
+  bool zoned = true;             ///< the stamp carried its zone; if not, `time` was read as UTC and RecordReader
+                                 ///< shifts it by the input zone
   std::string_view group;        ///< request id (or other group key); empty when the line has none
   std::string_view channel;      ///< logger channel or component, when the format has one
   std::string_view level;        ///< severity as written, when the format has one

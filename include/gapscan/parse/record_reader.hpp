@@ -16,7 +16,7 @@
 
 namespace gapscan::parse {
 
-enum class LineClass { record, continuation, blank, unparsed };
+enum class LineClass { record, continuation, blank, comment, unparsed };
 
 struct UnparsedExample {
   LineLocation location;
@@ -24,13 +24,14 @@ struct UnparsedExample {
   std::string reason;  ///< why no format took it
 };
 
-/// How every physical line of the run was classified. lines == records + continuation +
+/// How every physical line of the run was classified. lines == records + continuation + comment +
 /// blank + unparsed always holds.
 struct LineAccount {
   std::uint64_t lines = 0;
   std::uint64_t records = 0;
   std::uint64_t continuation = 0;
   std::uint64_t blank = 0;
+  std::uint64_t comment = 0;  ///< lines starting with '#' that no format reads (headers, notes)
   std::uint64_t unparsed = 0;
   std::uint64_t truncated = 0;                     ///< overlong lines cut by the reader
   std::map<std::string, std::uint64_t> by_format;  ///< records per format name
@@ -42,6 +43,7 @@ struct LineAccount {
 
 struct ReaderOptions {
   bool ignore_groups = false;  ///< --group-by none: every record goes to the whole-input stream
+  TimeSettings time;           ///< default year and zone for stamps that do not say
 };
 
 class RecordReader {
@@ -54,7 +56,7 @@ class RecordReader {
   void detect(const std::vector<std::string>& sample);
 
   /// Name of the detected format, or "none".
-  std::string_view detected_format() const;
+  std::string detected_format() const;
 
   /// Classifies one physical line; fills `record` when the result is LineClass::record.
   LineClass read(std::string_view text, const LineLocation& location, Record& record);

@@ -110,6 +110,7 @@ struct LineSummary {
   std::uint64_t records = 0;
   std::uint64_t continuation = 0;
   std::uint64_t blank = 0;
+  std::uint64_t comment = 0;
   std::uint64_t unparsed = 0;
   std::uint64_t truncated = 0;
   std::map<std::string, std::uint64_t> by_format;

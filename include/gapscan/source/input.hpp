@@ -31,6 +31,10 @@ struct InputFilter {
 std::vector<InputSpec> expand_inputs(const std::vector<std::string>& paths, std::vector<Diagnostic>& diagnostics,
                                      const InputFilter& filter = {});
 
+/// The year (UTC) of the input's last modification, or 0 for stdin or when unknown: the year
+/// of yearless stamps (syslog) when no stamp of the input has one.
+int modification_year(const InputSpec& spec);
+
 /// Opens one input for reading, decoding gzip, zstd, bzip2 and xz (by their magic bytes).
 /// The error names the file and the reason; `encoding` receives what was detected.
 Expected<std::unique_ptr<ByteSource>> open_input(const InputSpec& spec, Encoding* encoding = nullptr);

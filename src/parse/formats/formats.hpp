@@ -8,6 +8,6 @@ namespace gapscan::parse::formats {
 FormatInfo mediawiki_line();
 FormatInfo monolog_line();
 FormatInfo monolog_json();
-FormatInfo iso8601_line();
+FormatInfo generic_line();
 
 }  // namespace gapscan::parse::formats

@@ -37,6 +37,7 @@ class MediawikiLineParser final : public LineParser {
     level.remove_suffix(1);
     record.time = time->time;
     record.time_digits = time->digits;
+    record.zoned = false;
     record.group = line.substr(id_start, id_end - id_start);
     record.channel = channel;
     record.level = level;

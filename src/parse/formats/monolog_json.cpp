@@ -97,6 +97,7 @@ class MonologJsonParser final : public LineParser {
     }
     record.time = time->time;
     record.time_digits = time->digits;
+    record.zoned = time->has_offset;
     record.group = !group.empty() ? group : !extra_group.empty() ? extra_group : context_group;
     record.message = message;
     record.channel = channel;

@@ -32,6 +32,7 @@ class MonologLineParser final : public LineParser {
     }
     record.time = time->time;
     record.time_digits = time->digits;
+    record.zoned = time->has_offset;
     record.channel = head.substr(0, dot);
     record.level = head.substr(dot + 1);
     record.message = line.substr(colon + 2);

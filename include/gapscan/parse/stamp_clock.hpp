@@ -1,0 +1,39 @@
+#pragma once
+// Turns the fields of a timestamp into an instant, for one input, applying the conventions
+// for what a stamp does not say:
+// - no zone: the input's zone (UTC unless --tz says otherwise);
+// - no year: the year of the input's first stamp that has one (set_base_year for a look-ahead),
+//   rising by one whenever the month is smaller than the previous yearless stamp's month
+//   (New Year in a syslog file);
+// - no date: the previous stamp's date, one day later when the time of day went back.
+// Seconds above 59 are carried over, not refused.
+
+#include <gapscan/parse/stamp.hpp>
+
+namespace gapscan::parse {
+
+class StampClock {
+ public:
+  explicit StampClock(int zone_offset_seconds = 0, int fallback_year = 1970)
+      : m_zone_offset(zone_offset_seconds), m_base_year(fallback_year) {}
+
+  /// The year for yearless stamps, when known before they are read (e.g. from a later line).
+  void set_base_year(int year) {
+    m_base_year = year;
+    m_have_base = true;
+  }
+  bool has_base_year() const { return m_have_base; }
+
+  TimeNs instant(const StampFields& fields);
+
+ private:
+  int m_zone_offset;
+  int m_base_year;
+  bool m_have_base = false;
+  int m_chain_year = 0;
+  int m_chain_month = 0;  // month of the previous yearless stamp; 0 before the first
+  std::int64_t m_last_day = 0;
+  std::int64_t m_last_second_of_day = -1;  // -1 before the first stamp
+};
+
+}  // namespace gapscan::parse

@@ -1,0 +1,278 @@
+// Generic timestamped lines: any line whose time is one of the stamp families (stamp.hpp) at
+// one of the anchors (anchor.hpp). The layout is learnt from the input's first lines:
+//   1. every family is tried at every anchor of every sample line (except blank and '#'
+//      lines); a stamp lying inside a longer one on the same line is dropped;
+//   2. each (family, anchor) gets one vote per line where it reads a stamp;
+//   3. they are ranked by votes, then by how much the key names a time (time, timestamp,
+//      ts, …), then by the smaller mean offset; JSON and key=value anchors come first when
+//      most sample lines are JSON;
+//   4. each line tries the ranked list, then any family at the line start, after a leading
+//      '[', after a glued tag, under a JSON or key=value key or after an RFC 5424 header.
+// The year of yearless stamps comes from the first sample line whose stamp has one.
+// Group key: a request id (reqId=, request_id=, trace_id=, or the same JSON keys), else the
+// syslog tag "program[pid]".
+
+#include "formats.hpp"
+
+#include <gapscan/parse/anchor.hpp>
+#include <gapscan/parse/fields.hpp>
+#include <gapscan/parse/stamp.hpp>
+#include <gapscan/parse/stamp_clock.hpp>
+
+#include <algorithm>
+#include <array>
+#include <climits>
+#include <cstdint>
+#include <string>
+
+namespace gapscan::parse::formats {
+namespace {
+
+constexpr std::size_t k_ranked = 8;
+constexpr std::array<StampFamily, k_stamp_families> k_families = {
+    StampFamily::ymd,       StampFamily::month_name, StampFamily::epoch,   StampFamily::clf,   StampFamily::month_day,
+    StampFamily::time_only, StampFamily::compact,    StampFamily::numeric, StampFamily::tai64n};
+
+bool is_comment(std::string_view line) { return !line.empty() && line[0] == '#'; }
+
+bool is_blank_line(std::string_view line) { return line.find_first_not_of(" \t\r") == std::string_view::npos; }
+
+/// "prog[1234]" of a syslog-style tag after the stamp, or empty.
+std::string_view syslog_tag(std::string_view rest) {
+  const std::size_t colon = rest.find("]:");
+  if (colon == std::string_view::npos || colon > 80) return {};
+  const std::size_t open = rest.rfind('[', colon);
+  if (open == std::string_view::npos || open + 1 >= colon) return {};
+  for (std::size_t i = open + 1; i < colon; ++i) {
+    if (rest[i] < '0' || rest[i] > '9') return {};
+  }
+  std::size_t start = open;
+  while (start > 0 && rest[start - 1] != ' ') --start;
+  if (start == open) return {};
+  return rest.substr(start, colon + 1 - start);
+}
+
+std::string_view request_id(std::string_view line) {
+  std::string_view id = find_request_id_pair(line);
+  if (!id.empty()) return id;
+  if (line.find('{') != std::string_view::npos) {
+    for (std::string_view key : {"reqId", "request_id", "requestId", "req_id", "trace_id", "traceId"}) {
+      id = json_string_field(line, key);
+      if (!id.empty()) return id;
+    }
+  }
+  return {};
+}
+
+class GenericLineParser final : public LineParser {
+ public:
+  void learn(const std::vector<std::string>& sample, const TimeSettings& settings) override {
+    m_ranked.clear();
+    m_default_year = settings.default_year;
+    m_clock = StampClock(0, m_default_year);
+    std::vector<std::string_view> lines;
+    for (const std::string& line : sample) {
+      if (!is_blank_line(line) && !is_comment(line)) lines.emplace_back(line);
+    }
+    choose_numeric_order(lines);
+
+    struct Tally {
+      StampFamily family;
+      Anchor anchor;
+      int votes = 0;
+      double offsets = 0;
+      std::size_t last_line = SIZE_MAX;  // one vote per line
+    };
+    std::vector<Tally> tallies;
+    std::size_t json_lines = 0;
+    struct Candidate {
+      StampFamily family;
+      const AnchorHit* hit;
+      std::size_t end;
+    };
+    std::vector<Candidate> found;
+    StampFields fields;
+    for (std::size_t index = 0; index < lines.size(); ++index) {
+      const std::string_view line = lines[index];
+      if (line.find('{') != std::string_view::npos && line.find('"') != std::string_view::npos) ++json_lines;
+      enumerate_anchors(line, m_hits);
+      found.clear();
+      for (const AnchorHit& hit : m_hits) {
+        for (StampFamily family : k_families) {
+          const std::size_t length = scan_stamp(family, line, hit.pos, fields, m_order);
+          if (length > 0) found.push_back({family, &hit, hit.pos + length});
+        }
+      }
+      // Drop stamps strictly inside a longer one (the time part of a full stamp).
+      for (const Candidate& candidate : found) {
+        const bool inside = std::any_of(found.begin(), found.end(), [&](const Candidate& other) {
+          return other.hit->pos <= candidate.hit->pos && other.end >= candidate.end &&
+                 (other.end - other.hit->pos) > (candidate.end - candidate.hit->pos);
+        });
+        if (inside) continue;
+        auto it = std::find_if(tallies.begin(), tallies.end(), [&](const Tally& t) {
+          return t.family == candidate.family && t.anchor == candidate.hit->anchor;
+        });
+        if (it == tallies.end()) {
+          tallies.push_back({candidate.family, candidate.hit->anchor, 0, 0, SIZE_MAX});
+          it = tallies.end() - 1;
+        }
+        if (it->last_line == index) continue;
+        it->last_line = index;
+        ++it->votes;
+        it->offsets += static_cast<double>(candidate.hit->pos);
+      }
+    }
+    const bool mostly_json = json_lines * 2 > lines.size();
+    std::stable_sort(tallies.begin(), tallies.end(), [&](const Tally& a, const Tally& b) {
+      if (a.votes != b.votes) return a.votes > b.votes;
+      if (mostly_json && a.anchor.keyed() != b.anchor.keyed()) return a.anchor.keyed();
+      const int ka = a.anchor.keyed() ? time_key_rank(a.anchor.key) : 60;
+      const int kb = b.anchor.keyed() ? time_key_rank(b.anchor.key) : 60;
+      if (ka != kb) return ka < kb;
+      return a.offsets / a.votes < b.offsets / b.votes;
+    });
+    for (const Tally& tally : tallies) {
+      if (m_ranked.size() >= k_ranked) break;
+      m_ranked.push_back({tally.family, tally.anchor});
+    }
+    // The year for yearless stamps: the first sample stamp that has one.
+    for (std::string_view line : lines) {
+      StampFields stamp;
+      if (find_stamp(line, stamp) == 0) continue;
+      if (stamp.year >= 0 || stamp.absolute) {
+        m_base_year = stamp.year >= 0 ? stamp.year : year_of(stamp.instant);
+        m_clock.set_base_year(m_base_year);
+        break;
+      }
+    }
+  }
+
+  void restart() override {
+    StampClock fresh(0, m_default_year);
+    if (m_clock.has_base_year()) fresh.set_base_year(m_base_year);
+    m_clock = fresh;
+  }
+
+  ParseStatus parse(std::string_view line, Record& record) override {
+    if (line.empty() || is_comment(line)) return ParseStatus::not_this_format;
+    StampFields stamp;
+    const std::size_t end = find_stamp(line, stamp);
+    if (end == 0) return ParseStatus::not_this_format;
+    record.time = m_clock.instant(stamp);
+    record.time_digits = stamp.digits;
+    record.zoned = stamp.has_zone;
+    std::size_t rest = end;
+    while (rest < line.size() && (line[rest] == ' ' || line[rest] == ']' || line[rest] == '"')) ++rest;
+    record.message = line.substr(std::min(rest, line.size()));
+    record.channel = {};
+    record.level = {};
+    record.group = request_id(line);
+    if (record.group.empty()) record.group = syslog_tag(record.message);
+    return ParseStatus::parsed;
+  }
+
+  std::string layout() const override {
+    if (m_ranked.empty()) return {};
+    return std::string(to_string(m_ranked.front().family)) + " at " + describe(m_ranked.front().anchor);
+  }
+
+ private:
+  struct Choice {
+    StampFamily family;
+    Anchor anchor;
+  };
+
+  /// Reads the line's stamp: the ranked layouts first, then any family at the common
+  /// places. Returns the end offset of the stamp, or 0.
+  std::size_t find_stamp(std::string_view line, StampFields& stamp) {
+    for (const Choice& choice : m_ranked) {
+      locate(choice.anchor, line, m_positions);
+      for (std::size_t pos : m_positions) {
+        if (const std::size_t length = scan_stamp(choice.family, line, pos, stamp, m_order)) return pos + length;
+      }
+    }
+    enumerate_anchors(line, m_hits);
+    std::size_t best_pos = line.size(), best_end = 0;
+    StampFields best;
+    for (const AnchorHit& hit : m_hits) {
+      const AnchorKind kind = hit.anchor.kind;
+      const bool common = kind == AnchorKind::line_start || kind == AnchorKind::after_bracket ||
+                          (kind == AnchorKind::glued_tag && hit.anchor.field == 0) || kind == AnchorKind::rfc5424 ||
+                          (hit.anchor.keyed() && time_key_rank(hit.anchor.key) < 100);
+      if (!common || hit.pos >= best_pos) continue;
+      for (StampFamily family : k_families) {
+        if (family == StampFamily::epoch && !hit.anchor.keyed()) continue;  // bare numbers are too often ids
+        StampFields fields;
+        if (const std::size_t length = scan_stamp(family, line, hit.pos, fields, m_order)) {
+          best_pos = hit.pos;
+          best_end = hit.pos + length;
+          best = fields;
+          break;
+        }
+      }
+    }
+    if (best_end == 0) return 0;
+    stamp = best;
+    return best_end;
+  }
+
+  /// The field order of numeric dates: the one valid on most sample lines; ties follow the
+  /// usual conventions: day first with '-' or '.', and with '/' when a ':' joins the date to
+  /// the time (as in CLF); month first with '/' otherwise.
+  void choose_numeric_order(const std::vector<std::string_view>& lines) {
+    constexpr std::array<NumericOrder, 3> k_orders = {NumericOrder::month_day_year, NumericOrder::year_month_day,
+                                                      NumericOrder::day_month_year};
+    std::array<int, 3> valid{};
+    bool day_first = false, decided = false;
+    StampFields fields;
+    for (std::string_view line : lines) {
+      enumerate_anchors(line, m_hits);
+      for (std::size_t o = 0; o < k_orders.size(); ++o) {
+        for (const AnchorHit& hit : m_hits) {
+          const std::size_t length = scan_stamp(StampFamily::numeric, line, hit.pos, fields, k_orders[o]);
+          if (length == 0) continue;
+          ++valid[o];
+          if (!decided) {
+            decided = true;
+            const std::string_view stamp = line.substr(hit.pos, length);
+            const std::size_t first = stamp.find_first_of("/-.");
+            const char separator = first == std::string_view::npos ? '/' : stamp[first];
+            const std::size_t second = stamp.find(separator, first + 1);
+            std::size_t after_year = second + 1;
+            while (after_year < stamp.size() && stamp[after_year] >= '0' && stamp[after_year] <= '9') ++after_year;
+            day_first = separator != '/' || (after_year < stamp.size() && stamp[after_year] == ':');
+          }
+          break;
+        }
+      }
+    }
+    std::array<std::size_t, 3> preference = {0, 1, 2};
+    if (day_first) preference = {2, 0, 1};
+    std::size_t best = preference[0];
+    for (std::size_t index : preference) {
+      if (valid[index] > valid[best]) best = index;
+    }
+    m_order = k_orders[best];
+  }
+
+  std::vector<Choice> m_ranked;
+  NumericOrder m_order = NumericOrder::month_day_year;
+  StampClock m_clock;
+  int m_base_year = 1970;
+  int m_default_year = 1970;
+  std::vector<AnchorHit> m_hits;
+  std::vector<std::size_t> m_positions;
+};
+
+}  // namespace
+
+FormatInfo generic_line() {
+  return {"generic",
+          "Any line with a timestamp in a common shape at a place learnt from the first lines (ISO-8601, syslog, "
+          "CLF, epoch, ctime, logcat, glog, time-only, …)",
+          "Nov 29 21:03:04 web1 php-fpm[4242]: [WARNING] child 4243 exited on signal 15",
+          [] { return std::unique_ptr<LineParser>(std::make_unique<GenericLineParser>()); }, true};
+}
+
+}  // namespace gapscan::parse::formats

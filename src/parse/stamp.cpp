@@ -1,0 +1,512 @@
+// Timestamp families. Every reader works on bytes through a Cursor, accepts exactly the shapes
+// listed in stamp.hpp, and leaves conversion to an instant to StampClock.
+
+#include <gapscan/parse/stamp.hpp>
+
+#include <array>
+#include <cstring>
+
+namespace gapscan::parse {
+namespace {
+
+inline bool is_digit(char c) { return static_cast<unsigned char>(c - '0') < 10; }
+inline bool is_alpha(char c) { return static_cast<unsigned char>((c | 0x20) - 'a') < 26; }
+inline char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
+
+struct Cursor {
+  std::string_view s;
+  std::size_t p;
+
+  char peek(std::size_t k = 0) const { return p + k < s.size() ? s[p + k] : '\0'; }
+  bool eat(char c) {
+    if (peek() != c) return false;
+    ++p;
+    return true;
+  }
+  bool eat(std::string_view text) {
+    if (s.substr(p, text.size()) != text) return false;
+    p += text.size();
+    return true;
+  }
+  /// Reads between `min` and `max` digits; false (and nothing consumed) if fewer than `min`.
+  bool number(int min, int max, int& value) {
+    int n = 0, v = 0;
+    while (n < max && is_digit(peek(static_cast<std::size_t>(n)))) v = v * 10 + (peek(static_cast<std::size_t>(n++)) - '0');
+    if (n < min) return false;
+    p += static_cast<std::size_t>(n);
+    value = v;
+    return true;
+  }
+  /// Skips at least `min` spaces (or tabs); false if there are fewer.
+  bool spaces(int min = 1) {
+    int n = 0;
+    while (peek() == ' ' || peek() == '\t') {
+      ++p;
+      ++n;
+    }
+    return n >= min;
+  }
+  bool at_word_end() const { return !is_alpha(peek()) && !is_digit(peek()); }
+};
+
+/// Fraction after the seconds: '.' or ',' and at least one digit; at most 9 digits count.
+void read_fraction(Cursor& c, StampFields& out) {
+  if ((c.peek() != '.' && c.peek() != ',') || !is_digit(c.peek(1))) return;
+  ++c.p;
+  std::int64_t value = 0;
+  int digits = 0;
+  while (is_digit(c.peek())) {
+    if (digits < 9) {
+      value = value * 10 + (c.peek() - '0');
+      ++digits;
+    }
+    ++c.p;
+  }
+  static constexpr std::array<std::int64_t, 10> k_scale = {1000000000, 100000000, 10000000, 1000000, 100000,
+                                                           10000,      1000,      100,      10,      1};
+  out.nanos = value * k_scale[static_cast<std::size_t>(digits)];
+  out.digits = static_cast<std::uint8_t>(digits);
+}
+
+/// " AM" / "PM" (any case, with or without a space) after a 12-hour time.
+void read_meridiem(Cursor& c, StampFields& out) {
+  Cursor t = c;
+  t.spaces(0);
+  const char a = lower(t.peek()), m = lower(t.peek(1));
+  if ((a != 'a' && a != 'p') || m != 'm' || is_alpha(t.peek(2))) return;
+  if (out.hour < 1 || out.hour > 12) return;
+  if (a == 'p' && out.hour != 12) out.hour += 12;
+  if (a == 'a' && out.hour == 12) out.hour = 0;
+  t.p += 2;
+  c = t;
+}
+
+/// H[H]:MM:SS[.frac] or H[H]:MM[ ]AM|PM. Hours above 23 are refused; minutes and seconds
+/// up to 99 are accepted and normalised later (some loggers write 10:49:83).
+bool read_time(Cursor& c, StampFields& out) {
+  Cursor t = c;
+  int hour = 0, minute = 0, second = 0;
+  if (!t.number(1, 2, hour) || !t.eat(':') || !t.number(2, 2, minute) || hour > 23) return false;
+  out.hour = hour;
+  out.minute = minute;
+  out.second = 0;
+  if (t.peek() == ':' && is_digit(t.peek(1)) && is_digit(t.peek(2))) {
+    ++t.p;
+    t.number(2, 2, second);
+    out.second = second;
+    read_fraction(t, out);
+    read_meridiem(t, out);
+  } else {
+    Cursor m = t;
+    read_meridiem(m, out);
+    if (m.p == t.p) return false;  // HH:MM alone is too ambiguous to be a time
+    t = m;
+  }
+  if (is_digit(t.peek())) return false;
+  c = t;
+  return true;
+}
+
+/// Optional zone: Z, ±HH[:MM], ±HHMM (directly or after one space), UTC or GMT.
+void read_zone(Cursor& c, StampFields& out) {
+  Cursor t = c;
+  if (t.peek() == 'Z' && !is_alpha(t.peek(1))) {
+    out.has_zone = true;
+    c.p = t.p + 1;
+    return;
+  }
+  const bool spaced = t.eat(' ');
+  if (t.peek() == '+' || t.peek() == '-') {
+    const int sign = t.peek() == '-' ? -1 : 1;
+    ++t.p;
+    int hours = 0, minutes = 0;
+    if (!t.number(2, 2, hours)) return;
+    if (t.eat(':')) {
+      if (!t.number(2, 2, minutes)) return;
+    } else if (!t.number(2, 2, minutes)) {
+      if (spaced) return;  // " -07" alone is more likely text than an offset
+    }
+    if (is_digit(t.peek()) || hours > 23 || minutes > 59) return;
+    out.has_zone = true;
+    out.offset_seconds = sign * (hours * 3600 + minutes * 60);
+    c = t;
+    return;
+  }
+  if ((t.eat("UTC") || t.eat("GMT")) && !is_alpha(t.peek())) {
+    out.has_zone = true;
+    c = t;
+  }
+}
+
+bool valid_date(int month, int day) { return month >= 1 && month <= 12 && day >= 1 && day <= 31; }
+
+// ---- month and weekday names ----------------------------------------------------------
+
+/// Lower-cased letters of a name with accents folded (é è ê ë → e, û ü → u, ä → a, in
+/// Latin-1 or UTF-8); stops at the first byte that is not a letter. Returns the bytes read.
+std::size_t fold_word(std::string_view text, char* out, std::size_t max, std::size_t& letters) {
+  std::size_t i = 0;
+  letters = 0;
+  while (i < text.size() && letters < max) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    char folded = 0;
+    std::size_t width = 1;
+    if (is_alpha(static_cast<char>(c))) {
+      folded = lower(static_cast<char>(c));
+    } else if (c == 0xC3 && i + 1 < text.size()) {  // UTF-8 Latin-1 supplement
+      const auto d = static_cast<unsigned char>(text[i + 1]);
+      width = 2;
+      if (d >= 0xA8 && d <= 0xAB) folded = 'e';
+      else if (d >= 0x88 && d <= 0x8B) folded = 'e';
+      else if (d >= 0xB9 && d <= 0xBC) folded = 'u';
+      else if (d >= 0x99 && d <= 0x9C) folded = 'u';
+      else if (d >= 0xA0 && d <= 0xA4) folded = 'a';
+      else if (d >= 0x80 && d <= 0x84) folded = 'a';
+      else if (d == 0xBB || d == 0xB4 || d == 0xB6) folded = 'o';
+    } else if (c >= 0xE8 && c <= 0xEB) {  // Latin-1
+      folded = 'e';
+    } else if (c >= 0xF9 && c <= 0xFC) {
+      folded = 'u';
+    } else if (c >= 0xE0 && c <= 0xE4) {
+      folded = 'a';
+    }
+    if (folded == 0) break;
+    out[letters++] = folded;
+    i += width;
+  }
+  return i;
+}
+
+struct MonthName {
+  const char* name;
+  int month;
+};
+constexpr MonthName k_month_names[] = {
+    {"january", 1},   {"february", 2}, {"march", 3},    {"april", 4},    {"may", 5},       {"june", 6},
+    {"july", 7},      {"august", 8},   {"september", 9}, {"october", 10}, {"november", 11}, {"december", 12},
+    {"janvier", 1},   {"fevrier", 2},  {"mars", 3},     {"avril", 4},    {"mai", 5},       {"juin", 6},
+    {"juillet", 7},   {"aout", 8},     {"septembre", 9}, {"octobre", 10}, {"novembre", 11}, {"decembre", 12},
+    {"januar", 1},    {"februar", 2},  {"marz", 3},     {"maerz", 3},    {"juni", 6},      {"juli", 7},
+    {"oktober", 10},  {"dezember", 12},
+};
+
+constexpr const char* k_weekdays[] = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"};
+
+bool read_weekday(Cursor& c) {
+  char word[12];
+  std::size_t letters = 0;
+  const std::size_t bytes = fold_word(c.s.substr(c.p), word, sizeof word, letters);
+  if (letters < 3) return false;
+  for (const char* day : k_weekdays) {
+    const std::size_t full = std::strlen(day);
+    if ((letters == 3 || letters == full) && std::strncmp(day, word, letters) == 0) {
+      c.p += bytes;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool read_month(Cursor& c, int& month) {
+  std::size_t length = 0;
+  month = read_month_name(c.s.substr(c.p), length);
+  if (month == 0) return false;
+  c.p += length;
+  return true;
+}
+
+// ---- families ---------------------------------------------------------------------------
+
+std::size_t scan_ymd(Cursor c, StampFields& out) {
+  const std::size_t start = c.p;
+  int year = 0, month = 0, day = 0;
+  if (!c.number(4, 4, year)) return 0;
+  const char sep = c.peek();
+  if (sep != '-' && sep != '/' && sep != '.' && sep != ':') return 0;
+  ++c.p;
+  if (!c.number(1, 2, month) || !c.eat(sep) || !c.number(1, 2, day) || !valid_date(month, day)) return 0;
+  // Between date and time: T, blanks, a tab, " - ", or '-' (never '_': file names carry stamps).
+  if (!c.eat('T') && !c.eat(" - ") && !c.spaces() && !(sep != '-' && c.eat('-'))) return 0;
+  if (!read_time(c, out)) return 0;
+  read_zone(c, out);
+  out.year = year;
+  out.month = month;
+  out.day = day;
+  return c.p - start;
+}
+
+std::size_t scan_month_name(Cursor c, StampFields& out) {
+  const std::size_t start = c.p;
+  Cursor weekday = c;
+  if (read_weekday(weekday)) {
+    weekday.eat(',');
+    if (!weekday.spaces()) return 0;
+    c = weekday;
+  }
+  int month = 0, day = 0, year = -1;
+  if (is_digit(c.peek())) {  // RFC 1123: 14 Oct 2021 15:24:12
+    if (!c.number(1, 2, day) || !c.spaces() || !read_month(c, month) || !c.spaces() || !c.number(4, 4, year) ||
+        !c.spaces()) {
+      return 0;
+    }
+  } else {
+    if (!read_month(c, month)) return 0;
+    if (c.eat('-')) {  // Apr-07-13 07:08:36
+      if (!c.number(2, 2, day) || !c.eat('-')) return 0;
+      int short_year = 0;
+      const std::size_t before = c.p;
+      if (!c.number(2, 4, short_year)) return 0;
+      year = c.p - before == 2 ? 2000 + short_year : short_year;
+      if (!c.spaces()) return 0;
+    } else {
+      if (!c.spaces() || !c.number(1, 2, day)) return 0;
+      c.eat(',');
+      if (!c.spaces()) return 0;
+      Cursor with_year = c;  // Oct 27 2015 09:24:46
+      int y = 0;
+      if (with_year.number(4, 4, y) && with_year.spaces()) {
+        year = y;
+        c = with_year;
+      }
+    }
+  }
+  if (!valid_date(month, day) || !read_time(c, out)) return 0;
+  if (year < 0) {  // ctime: Sun Nov 29 21:03:04 2026
+    Cursor with_year = c;
+    int y = 0;
+    if (with_year.spaces() && with_year.number(4, 4, y) && !is_digit(with_year.peek())) {
+      year = y;
+      c = with_year;
+    }
+  }
+  read_zone(c, out);
+  out.year = year;
+  out.month = month;
+  out.day = day;
+  return c.p - start;
+}
+
+std::size_t scan_epoch(Cursor c, StampFields& out) {
+  const std::size_t start = c.p;
+  if (start > 0 && is_digit(c.s[start - 1])) return 0;
+  std::int64_t value = 0;
+  int digits = 0;
+  while (is_digit(c.peek()) && digits < 14) {
+    value = value * 10 + (c.peek() - '0');
+    ++digits;
+    ++c.p;
+  }
+  if (is_digit(c.peek())) return 0;
+  if (digits == 10) {
+    if (value < 946684800 || value > 4102444800) return 0;  // 2000 to 2100
+    StampFields fraction;
+    read_fraction(c, fraction);
+    out.instant = value * k_ns_per_s + fraction.nanos;
+    out.digits = fraction.digits;
+  } else if (digits == 13) {
+    if (value < 946684800000 || value > 4102444800000) return 0;
+    out.instant = value * k_ns_per_ms;
+    out.digits = 3;
+  } else {
+    return 0;
+  }
+  out.absolute = true;
+  out.has_zone = true;
+  return c.p - start;
+}
+
+std::size_t scan_clf(Cursor c, StampFields& out) {
+  const std::size_t start = c.p;
+  int day = 0, month = 0, year = 0;
+  if (!c.number(1, 2, day)) return 0;
+  const char sep = c.peek();
+  if (sep != '/' && sep != '-') return 0;
+  ++c.p;
+  if (!read_month(c, month) || !c.eat(sep) || !c.number(4, 4, year) || !valid_date(month, day)) return 0;
+  if (!c.eat(':') && !c.spaces()) return 0;
+  if (!read_time(c, out)) return 0;
+  read_zone(c, out);
+  out.year = year;
+  out.month = month;
+  out.day = day;
+  return c.p - start;
+}
+
+std::size_t scan_month_day(Cursor c, StampFields& out) {
+  const std::size_t start = c.p;
+  int month = 0, day = 0;
+  if (is_digit(c.peek(2)) && c.number(4, 4, month)) {  // glog: MMDD hh:mm:ss.uuuuuu
+    day = month % 100;
+    month /= 100;
+  } else {
+    if (!c.number(2, 2, month)) return 0;
+    if (!c.eat('-') && !c.eat('.')) return 0;
+    if (!c.number(2, 2, day)) return 0;
+  }
+  if (!valid_date(month, day) || !c.spaces() || !read_time(c, out)) return 0;
+  out.month = month;
+  out.day = day;
+  return c.p - start;
+}
+
+std::size_t scan_time_only(Cursor c, StampFields& out) {
+  const std::size_t start = c.p;
+  if (start > 0 && (is_digit(c.s[start - 1]) || c.s[start - 1] == ':')) return 0;
+  if (!read_time(c, out)) return 0;
+  out.month = out.day = -1;
+  return c.p - start;
+}
+
+std::size_t scan_compact(Cursor c, StampFields& out) {
+  const std::size_t start = c.p;
+  int date = 0;
+  Cursor t = c;
+  if (t.number(8, 8, date) && t.eat('-')) {  // 20171223-22:15:35:11 (HealthApp: last field in whole ms)
+    int hour = 0, minute = 0, second = 0, millis = 0;
+    if (!t.number(1, 2, hour) || !t.eat(':') || !t.number(1, 2, minute) || !t.eat(':') || !t.number(1, 2, second) ||
+        !t.eat(':') || !t.number(1, 3, millis) || is_digit(t.peek())) {
+      return 0;
+    }
+    const int year = date / 10000, month = date / 100 % 100, day = date % 100;
+    if (!valid_date(month, day) || hour > 23) return 0;
+    out.year = year;
+    out.month = month;
+    out.day = day;
+    out.hour = hour;
+    out.minute = minute;
+    out.second = second;
+    out.nanos = millis * k_ns_per_ms;
+    out.digits = 3;
+    return t.p - start;
+  }
+  if (!c.number(6, 6, date) || !c.spaces()) return 0;
+  const int year = 2000 + date / 10000, month = date / 100 % 100, day = date % 100;
+  if (!valid_date(month, day)) return 0;
+  int clock = 0;
+  Cursor six = c;
+  if (six.number(6, 6, clock) && !is_digit(six.peek())) {  // 081109 203615
+    out.hour = clock / 10000;
+    out.minute = clock / 100 % 100;
+    out.second = clock % 100;
+    if (out.hour > 23) return 0;
+    c = six;
+  } else if (!read_time(c, out)) {  // 130324  0:04:00
+    return 0;
+  }
+  out.year = year;
+  out.month = month;
+  out.day = day;
+  return c.p - start;
+}
+
+std::size_t scan_numeric(Cursor c, StampFields& out, NumericOrder order) {
+  const std::size_t start = c.p;
+  int a = 0, b = 0, year = 0;
+  if (!c.number(1, 2, a)) return 0;
+  const char sep = c.peek();
+  if (sep != '/' && sep != '-' && sep != '.') return 0;
+  ++c.p;
+  if (!c.number(1, 2, b) || !c.eat(sep)) return 0;
+  const std::size_t before = c.p;
+  if (!c.number(2, 4, year) || c.p - before == 3) return 0;
+  const bool short_year = c.p - before == 2;
+  int month = 0, day = 0;
+  switch (order) {
+    case NumericOrder::month_day_year: month = a, day = b; break;
+    case NumericOrder::day_month_year: day = a, month = b; break;
+    case NumericOrder::year_month_day:
+      if (!short_year || year > 31) return 0;
+      day = year, month = b, year = a;
+      break;
+  }
+  if (short_year || order == NumericOrder::year_month_day) year += 2000;
+  if (!valid_date(month, day)) return 0;
+  // Between date and time: blanks, ':', '-' or ", ".
+  if (!c.eat(", ") && !c.spaces() && !c.eat(':') && !c.eat('-')) return 0;
+  if (!read_time(c, out)) return 0;
+  read_zone(c, out);
+  out.year = year;
+  out.month = month;
+  out.day = day;
+  return c.p - start;
+}
+
+int hex_value(char c) {
+  if (is_digit(c)) return c - '0';
+  const char l = lower(c);
+  return l >= 'a' && l <= 'f' ? l - 'a' + 10 : -1;
+}
+
+std::size_t scan_tai64n(Cursor c, StampFields& out) {
+  const std::size_t start = c.p;
+  if (!c.eat('@')) return 0;
+  std::uint64_t label = 0, nanos = 0;
+  for (int i = 0; i < 24; ++i) {
+    const int v = hex_value(c.peek());
+    if (v < 0) return 0;
+    if (i < 16) label = label * 16 + static_cast<std::uint64_t>(v); else nanos = nanos * 16 + static_cast<std::uint64_t>(v);
+    ++c.p;
+  }
+  if (label < (std::uint64_t{1} << 62)) return 0;
+  out.absolute = true;
+  out.has_zone = true;
+  out.instant = static_cast<TimeNs>(label - (std::uint64_t{1} << 62)) * k_ns_per_s + static_cast<TimeNs>(nanos);
+  out.digits = 9;
+  return c.p - start;
+}
+
+}  // namespace
+
+int read_month_name(std::string_view text, std::size_t& length) {
+  char word[12];
+  std::size_t letters = 0;
+  const std::size_t bytes = fold_word(text, word, sizeof word, letters);
+  if (letters < 2) return 0;
+  int found = 0;
+  for (const MonthName& name : k_month_names) {
+    if (std::strlen(name.name) >= letters && std::strncmp(name.name, word, letters) == 0) {
+      if (found != 0 && found != name.month) return 0;  // ambiguous prefix (ju, ma)
+      found = name.month;
+    }
+  }
+  if (found == 0) return 0;
+  length = bytes;
+  if (length < text.size() && text[length] == '.') ++length;
+  return found;
+}
+
+std::string_view to_string(StampFamily family) {
+  switch (family) {
+    case StampFamily::ymd: return "ymd";
+    case StampFamily::month_name: return "month-name";
+    case StampFamily::epoch: return "epoch";
+    case StampFamily::clf: return "clf";
+    case StampFamily::month_day: return "month-day";
+    case StampFamily::time_only: return "time";
+    case StampFamily::compact: return "compact";
+    case StampFamily::numeric: return "numeric";
+    case StampFamily::tai64n: return "tai64n";
+  }
+  return "?";
+}
+
+std::size_t scan_stamp(StampFamily family, std::string_view line, std::size_t pos, StampFields& out,
+                       NumericOrder order) {
+  if (pos >= line.size()) return 0;
+  out = StampFields{};
+  const Cursor c{line, pos};
+  switch (family) {
+    case StampFamily::ymd: return scan_ymd(c, out);
+    case StampFamily::month_name: return scan_month_name(c, out);
+    case StampFamily::epoch: return scan_epoch(c, out);
+    case StampFamily::clf: return scan_clf(c, out);
+    case StampFamily::month_day: return scan_month_day(c, out);
+    case StampFamily::time_only: return scan_time_only(c, out);
+    case StampFamily::compact: return scan_compact(c, out);
+    case StampFamily::numeric: return scan_numeric(c, out, order);
+    case StampFamily::tai64n: return scan_tai64n(c, out);
+  }
+  return 0;
+}
+
+}  // namespace gapscan::parse

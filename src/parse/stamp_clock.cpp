@@ -1,0 +1,36 @@
+#include <gapscan/parse/stamp_clock.hpp>
+
+namespace gapscan::parse {
+
+TimeNs StampClock::instant(const StampFields& fields) {
+  if (fields.absolute) {
+    const std::int64_t seconds = fields.instant / k_ns_per_s;
+    m_last_day = seconds / 86400;
+    m_last_second_of_day = seconds % 86400;
+    return fields.instant;
+  }
+  std::int64_t day = 0;
+  const std::int64_t second_of_day =
+      static_cast<std::int64_t>(fields.hour) * 3600 + static_cast<std::int64_t>(fields.minute) * 60 + fields.second;
+  if (fields.month < 0) {  // time only: the previous stamp's date
+    day = m_last_second_of_day < 0 ? days_from_civil(m_base_year, 1, 1) : m_last_day;
+    if (m_last_second_of_day >= 0 && second_of_day < m_last_second_of_day) ++day;
+  } else if (fields.year < 0) {  // no year: the yearless chain
+    if (m_chain_month == 0) {
+      m_chain_year = m_base_year;
+    } else if (fields.month < m_chain_month) {
+      ++m_chain_year;
+    }
+    m_chain_month = fields.month;
+    day = days_from_civil(m_chain_year, static_cast<unsigned>(fields.month), static_cast<unsigned>(fields.day));
+  } else {
+    if (!m_have_base) set_base_year(fields.year);
+    day = days_from_civil(fields.year, static_cast<unsigned>(fields.month), static_cast<unsigned>(fields.day));
+  }
+  m_last_day = day;
+  m_last_second_of_day = second_of_day;
+  const std::int64_t offset = fields.has_zone ? fields.offset_seconds : m_zone_offset;
+  return (day * 86400 + second_of_day - offset) * k_ns_per_s + fields.nanos;
+}
+
+}  // namespace gapscan::parse

@@ -1,0 +1,143 @@
+#include <gapscan/parse/anchor.hpp>
+#include <gapscan/parse/stamp.hpp>
+#include <gapscan/parse/stamp_clock.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+using namespace gapscan;
+using namespace gapscan::parse;
+
+namespace {
+
+struct Example {
+  StampFamily family;
+  std::string text;
+  int year, month, day, hour, minute, second;
+  std::int64_t nanos;
+  int offset_seconds;
+};
+
+TimeNs utc(int year, unsigned month, unsigned day, int hour, int minute, int second) {
+  return (days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second) * k_ns_per_s;
+}
+
+}  // namespace
+
+TEST_CASE("Every family reads its shapes, with fractions and zones", "[parse][stamp]") {
+  const std::vector<Example> examples = {
+      {StampFamily::ymd, "2015-10-18 18:01:47,978 INFO", 2015, 10, 18, 18, 1, 47, 978000000, 0},
+      {StampFamily::ymd, "2024-04-06T18:58:23.435979+09:00", 2024, 4, 6, 18, 58, 23, 435979000, 9 * 3600},
+      {StampFamily::ymd, "2022-07-12T06:22:33.415742+0000 x", 2022, 7, 12, 6, 22, 33, 415742000, 0},
+      {StampFamily::ymd, "2019-11-26 01:04:49.008 +08:00 [INF]", 2019, 11, 26, 1, 4, 49, 8000000, 8 * 3600},
+      {StampFamily::ymd, "2024/11/12 - 15:19:06 | 200", 2024, 11, 12, 15, 19, 6, 0, 0},
+      {StampFamily::ymd, "2014:07:02-00:17:45 host", 2014, 7, 2, 0, 17, 45, 0, 0},
+      {StampFamily::ymd, "2021-11-09  5:13:11 0 [Warning]", 2021, 11, 9, 5, 13, 11, 0, 0},
+      {StampFamily::month_name, "Jul  1 00:21:28 combo", -1, 7, 1, 0, 21, 28, 0, 0},
+      {StampFamily::month_name, "Sun Dec 04 04:47:44 2005] [notice]", 2005, 12, 4, 4, 47, 44, 0, 0},
+      {StampFamily::month_name, "Sat Jul 20 21:34:49.453232 2013] x", 2013, 7, 20, 21, 34, 49, 453232000, 0},
+      {StampFamily::month_name, "Apr-07-13 07:08:36 [SMTP]", 2013, 4, 7, 7, 8, 36, 0, 0},
+      {StampFamily::month_name, "apr 15, 2013 8:34:08 PM org", 2013, 4, 15, 20, 34, 8, 0, 0},
+      {StampFamily::month_name, "Thu, 14 Oct 2021 15:24:12.023984 UTC x", 2021, 10, 14, 15, 24, 12, 23984000, 0},
+      {StampFamily::month_name, "D\xe9" "c 31 11:59:59 x", -1, 12, 31, 11, 59, 59, 0, 0},
+      {StampFamily::month_name, "Ao\xc3\xbc" "t 14 11:59:59 x", -1, 8, 14, 11, 59, 59, 0, 0},
+      {StampFamily::clf, "17/May/2015:10:05:03 +0000] \"GET", 2015, 5, 17, 10, 5, 3, 0, 0},
+      {StampFamily::clf, "19-Oct-2022 05:34:02.425 client", 2022, 10, 19, 5, 34, 2, 425000000, 0},
+      {StampFamily::clf, "02/sept./2015:00:11:31 +0200]", 2015, 9, 2, 0, 11, 31, 0, 2 * 3600},
+      {StampFamily::month_day, "03-17 16:13:38.811  1702", -1, 3, 17, 16, 13, 38, 811000000, 0},
+      {StampFamily::month_day, "1115 21:24:58.438419 12 main.go", -1, 11, 15, 21, 24, 58, 438419000, 0},
+      {StampFamily::time_only, "18:43:32.782 [main] INFO", -1, -1, -1, 18, 43, 32, 782000000, 0},
+      {StampFamily::time_only, "2:28PM INF msg", -1, -1, -1, 14, 28, 0, 0, 0},
+      {StampFamily::compact, "081109 203615 148 INFO", 2008, 11, 9, 20, 36, 15, 0, 0},
+      {StampFamily::compact, "20171223-22:15:35:11|Step", 2017, 12, 23, 22, 15, 35, 11000000, 0},
+      {StampFamily::compact, "130324  0:04:00 [Warning]", 2013, 3, 24, 0, 4, 0, 0, 0},
+  };
+  for (const Example& e : examples) {
+    INFO(to_string(e.family) << ": " << e.text);
+    StampFields fields;
+    REQUIRE(scan_stamp(e.family, e.text, 0, fields) > 0);
+    CHECK(fields.year == e.year);
+    CHECK(fields.month == e.month);
+    CHECK(fields.day == e.day);
+    CHECK(fields.hour == e.hour);
+    CHECK(fields.minute == e.minute);
+    CHECK(fields.second == e.second);
+    CHECK(fields.nanos == e.nanos);
+    CHECK(fields.offset_seconds == e.offset_seconds);
+  }
+}
+
+TEST_CASE("Numeric dates follow the order chosen for the file", "[parse][stamp]") {
+  StampFields fields;
+  REQUIRE(scan_stamp(StampFamily::numeric, "06/10/2021:11:19:31 -0000]", 0, fields, NumericOrder::day_month_year));
+  CHECK(fields.month == 10);
+  CHECK(fields.day == 6);
+  REQUIRE(scan_stamp(StampFamily::numeric, "01/25/22 16:08:02.393003 x", 0, fields, NumericOrder::month_day_year));
+  CHECK(fields.year == 2022);
+  CHECK(fields.day == 25);
+  REQUIRE(scan_stamp(StampFamily::numeric, "17/06/09 20:10:40 INFO", 0, fields, NumericOrder::year_month_day));
+  CHECK(fields.year == 2017);
+  CHECK(fields.month == 6);
+  CHECK(fields.day == 9);
+  CHECK(scan_stamp(StampFamily::numeric, "01/25/22 16:08:02", 0, fields, NumericOrder::day_month_year) == 0);
+}
+
+TEST_CASE("Epochs are read by digit count and only as whole numbers", "[parse][stamp]") {
+  StampFields fields;
+  REQUIRE(scan_stamp(StampFamily::epoch, "1711741827.9626286 x", 0, fields) == 18);
+  CHECK(fields.instant == 1711741827962628600);
+  REQUIRE(scan_stamp(StampFamily::epoch, "1731391316698,", 0, fields) == 13);
+  CHECK(fields.instant == 1731391316698000000);
+  CHECK(scan_stamp(StampFamily::epoch, "123456789 x", 0, fields) == 0);
+  CHECK(scan_stamp(StampFamily::epoch, "12345678901234567", 0, fields) == 0);
+  REQUIRE(scan_stamp(StampFamily::tai64n, "@400000004c91b044077a9e94 x", 0, fields) == 25);
+  CHECK(fields.instant == 0x4c91b044LL * k_ns_per_s + 0x077a9e94);
+}
+
+TEST_CASE("Things that are not stamps", "[parse][stamp]") {
+  StampFields fields;
+  CHECK(scan_stamp(StampFamily::ymd, "2017-05-16_13:53:08 x", 0, fields) == 0);  // a file name
+  CHECK(scan_stamp(StampFamily::ymd, "2026-13-01 00:00:00", 0, fields) == 0);
+  CHECK(scan_stamp(StampFamily::time_only, "12:34 nothing", 0, fields) == 0);
+  CHECK(scan_stamp(StampFamily::month_name, "Ju 14 11:59:59", 0, fields) == 0);  // June or July?
+  std::size_t length = 0;
+  CHECK(read_month_name("de  31", length) == 12);
+  CHECK(read_month_name("Mayday", length) == 0);
+}
+
+TEST_CASE("The clock fills in years, dates and zones", "[parse][stamp]") {
+  StampClock clock(0, 2020);
+  clock.set_base_year(2012);
+  StampFields dec;
+  REQUIRE(scan_stamp(StampFamily::month_name, "Dec 31 23:59:59 x", 0, dec));
+  StampFields jan;
+  REQUIRE(scan_stamp(StampFamily::month_name, "Jan  1 00:00:01 x", 0, jan));
+  CHECK(clock.instant(dec) == utc(2012, 12, 31, 23, 59, 59));
+  CHECK(clock.instant(jan) == utc(2013, 1, 1, 0, 0, 1));  // New Year: the month went back
+  StampFields late;
+  REQUIRE(scan_stamp(StampFamily::time_only, "23:00:00 x", 0, late));
+  StampFields early;
+  REQUIRE(scan_stamp(StampFamily::time_only, "01:00:00 x", 0, early));
+  CHECK(clock.instant(late) == utc(2013, 1, 1, 23, 0, 0));
+  CHECK(clock.instant(early) == utc(2013, 1, 2, 1, 0, 0));  // midnight passed
+  StampFields zoned;
+  REQUIRE(scan_stamp(StampFamily::ymd, "2026-11-29T10:49:83+01:00", 0, zoned));
+  CHECK(clock.instant(zoned) == utc(2026, 11, 29, 9, 50, 23));  // seconds carried over
+}
+
+TEST_CASE("Anchors find where stamps can start", "[parse][anchor]") {
+  std::vector<std::size_t> positions;
+  locate(Anchor{AnchorKind::bracket_field, 3, {}}, "1.2.3.4 - - [17/May/2015:10:05:03 +0000] x", positions);
+  CHECK(positions == std::vector<std::size_t>{13});
+  locate(Anchor{AnchorKind::json_key, 0, "t.$date"}, R"({"t":{"$date":"2020-01-01T00:00:00Z"},"s":"I"})", positions);
+  CHECK(positions == std::vector<std::size_t>{15});
+  locate(Anchor{AnchorKind::key_value, 0, "time"}, "a time=123456789 b time=\"1649352122\"", positions);
+  CHECK(positions == std::vector<std::size_t>{7, 25});
+  locate(Anchor{AnchorKind::glued_tag, 0, {}}, "I1115 21:24:58.438419 12 x", positions);
+  CHECK(positions == std::vector<std::size_t>{1});
+  locate(Anchor{AnchorKind::rfc5424, 0, {}}, "<13>1 2026-11-29T10:00:00Z host", positions);
+  CHECK(positions == std::vector<std::size_t>{6});
+  CHECK(time_key_rank("timestamp") < time_key_rank("load_timestamp"));
+  CHECK(time_key_rank("load_timestamp") < time_key_rank("ID"));
+}
