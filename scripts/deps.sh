@@ -12,8 +12,8 @@ GAPSCAN_BUILD_PACKAGES=(
 )
 # Tests: the real memcached + PHP extension for the live Nagle test.
 GAPSCAN_TEST_PACKAGES=(memcached php-cli php-memcached procps)
-# CI extras: format and lint checks.
-GAPSCAN_CI_PACKAGES=(clang-format clang-tidy)
+# CI extras: format and lint checks; python3 for the corpus scorer (bench/score_corpus.sh).
+GAPSCAN_CI_PACKAGES=(clang-format clang-tidy python3)
 
 gapscan_missing_packages() {
   local package
