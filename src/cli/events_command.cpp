@@ -41,7 +41,7 @@ int events_command(const std::vector<std::string>& args) {
     }
     if (options->output == OutputFormat::text && inputs.size() > 1) out += fmt::format("# {}\n", name);
     parse::ReaderOptions reader;
-    reader.ignore_groups = options->group_none;
+    reader.group_by = options->group_by;
     const int file_year = source::modification_year(spec);
     reader.time.default_year = options->year != 0 ? options->year : file_year != 0 ? file_year : 1970;
     reader.time.zone_offset_seconds = options->zone_offset_seconds;

@@ -24,7 +24,8 @@ po::options_description scan_description(ScanOptions& options, std::string& outp
       ("patterns", po::value(&options.config.patterns_dir),
        "read the cause catalog from this folder of *.toml files instead of the built-in one")
       ("group-by", po::value(&group_by)->default_value("auto"),
-       "auto: group lines by request id when the format has one; none: one stream per input")
+       "auto: by request id, trace id, then pid or syslog tag; none: one stream per input; "
+       "NAME: the value of NAME= or of a JSON key path (extra.reqId); re:REGEX: its first capture group")
       ("idle-timeout", po::value(&options.config.idle_timeout_s)->default_value(600),
        "seconds of log time after which a request without new lines is closed")
       ("include", po::value(&options.config.include)->composing(),
@@ -43,6 +44,33 @@ po::options_description scan_description(ScanOptions& options, std::string& outp
 }
 
 Diagnostic usage_error(const std::string& message, const std::string& hint) { return make_error("", message, hint); }
+
+/// --group-by: auto, none, re:REGEX (one capture group) or a field name / JSON key path.
+Expected<parse::GroupBy> parse_group_by(const std::string& text) {
+  parse::GroupBy by;
+  if (text == "auto") return by;
+  if (text == "none") {
+    by.mode = parse::GroupBy::Mode::none;
+    return by;
+  }
+  if (text.rfind("re:", 0) == 0) {
+    auto regex = Regex::compile(text.substr(3), "--group-by");
+    if (!regex) return unexpected(regex.error());
+    if (regex->group_names().size() < 2) {
+      return unexpected(usage_error("--group-by re:REGEX needs one capture group", "e.g. re:conn=(\\d+)"));
+    }
+    by.mode = parse::GroupBy::Mode::regex;
+    by.regex = std::make_shared<const Regex>(std::move(*regex));
+    return by;
+  }
+  if (text.empty() || text.find_first_of(" \t=") != std::string::npos) {
+    return unexpected(usage_error(fmt::format("unknown --group-by '{}'", text),
+                                  "use auto, none, a field or JSON key path (extra.reqId), or re:REGEX"));
+  }
+  by.mode = parse::GroupBy::Mode::field;
+  by.field = text;
+  return by;
+}
 
 /// --tz: UTC, Z, or a fixed offset such as +01:00, -0700, +5.
 std::optional<int> parse_zone(const std::string& text) {
@@ -105,11 +133,9 @@ Expected<ScanOptions> parse_scan_options(const std::vector<std::string>& args) {
   } else {
     return unexpected(usage_error(fmt::format("unknown output format '{}'", output), "use text or json"));
   }
-  if (group_by == "none") {
-    options.config.group_none = true;
-  } else if (group_by != "auto") {
-    return unexpected(usage_error(fmt::format("unknown --group-by '{}'", group_by), "use auto or none"));
-  }
+  auto by = parse_group_by(group_by);
+  if (!by) return unexpected(by.error());
+  options.config.group_by = std::move(*by);
   if (options.config.jobs == 0) return unexpected(usage_error("--jobs must be at least 1", ""));
   if (auto error = time_options(options.config.year, tz, options.config.zone_offset_seconds)) {
     return unexpected(*error);
@@ -129,7 +155,7 @@ po::options_description events_description(EventsOptions& options, std::string& 
   description.add_options()
       ("help,h", po::bool_switch(&options.help), "show this help")
       ("output,o", po::value(&output)->default_value("text"), "text (tab-separated) or json (JSON lines)")
-      ("group-by", po::value(&group_by)->default_value("auto"), "auto or none, as for scan")
+      ("group-by", po::value(&group_by)->default_value("auto"), "auto, none, NAME or re:REGEX, as for scan")
       ("include", po::value(&options.include)->composing(), "in folders, read only files matching this glob")
       ("exclude", po::value(&options.exclude)->composing(), "in folders, skip files matching this glob")
       ("year", po::value(&options.year), "year of stamps that have none, as for scan")
@@ -162,11 +188,9 @@ Expected<EventsOptions> parse_events_options(const std::vector<std::string>& arg
   } else if (output != "text") {
     return unexpected(usage_error(fmt::format("unknown output format '{}'", output), "use text or json"));
   }
-  if (group_by == "none") {
-    options.group_none = true;
-  } else if (group_by != "auto") {
-    return unexpected(usage_error(fmt::format("unknown --group-by '{}'", group_by), "use auto or none"));
-  }
+  auto by = parse_group_by(group_by);
+  if (!by) return unexpected(by.error());
+  options.group_by = std::move(*by);
   if (auto error = time_options(options.year, tz, options.zone_offset_seconds)) return unexpected(*error);
   return options;
 }

@@ -26,7 +26,7 @@ report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Enco
                          SourceId id, int file_year, const ScanConfig& config, Pipeline& pipeline,
                          std::vector<Diagnostic>& diagnostics) {
   parse::ReaderOptions options;
-  options.ignore_groups = config.group_none;
+  options.group_by = config.group_by;
   options.time.default_year = config.year != 0 ? config.year : file_year != 0 ? file_year : 1970;
   options.time.zone_offset_seconds = config.zone_offset_seconds;
   InputResult result =

@@ -164,7 +164,8 @@ void locate(const Anchor& anchor, std::string_view line, std::vector<std::size_t
       if (line[0] != '<') return;
       std::size_t i = 1;
       while (i < line.size() && is_digit(line[i])) ++i;
-      if (i > 1 && i + 2 < line.size() && line[i] == '>' && line[i + 1] == '1' && line[i + 2] == ' ') out.push_back(i + 3);
+      if (i > 1 && i + 2 < line.size() && line[i] == '>' && line[i + 1] == '1' && line[i + 2] == ' ')
+        out.push_back(i + 3);
       return;
     }
     case AnchorKind::json_key:
@@ -185,28 +186,49 @@ void locate(const Anchor& anchor, std::string_view line, std::vector<std::size_t
 
 std::string describe(const Anchor& anchor) {
   switch (anchor.kind) {
-    case AnchorKind::line_start: return "line start";
-    case AnchorKind::after_bracket: return "after [";
-    case AnchorKind::glued_tag: return "after a tag in field " + std::to_string(anchor.field);
-    case AnchorKind::field: return "field " + std::to_string(anchor.field);
-    case AnchorKind::bracket_field: return "[ of field " + std::to_string(anchor.field);
-    case AnchorKind::rfc5424: return "RFC 5424 header";
-    case AnchorKind::json_key: return "JSON " + anchor.key;
-    case AnchorKind::key_value: return anchor.key + "=";
-    case AnchorKind::audit: return "audit(";
+    case AnchorKind::line_start:
+      return "line start";
+    case AnchorKind::after_bracket:
+      return "after [";
+    case AnchorKind::glued_tag:
+      return "after a tag in field " + std::to_string(anchor.field);
+    case AnchorKind::field:
+      return "field " + std::to_string(anchor.field);
+    case AnchorKind::bracket_field:
+      return "[ of field " + std::to_string(anchor.field);
+    case AnchorKind::rfc5424:
+      return "RFC 5424 header";
+    case AnchorKind::json_key:
+      return "JSON " + anchor.key;
+    case AnchorKind::key_value:
+      return anchor.key + "=";
+    case AnchorKind::audit:
+      return "audit(";
   }
   return "?";
 }
 
 int time_key_rank(std::string_view key) {
-  static constexpr std::array<std::string_view, 14> k_order = {
-      "time",  "timestamp", "ts",      "@timestamp", "t",         "@t",       "Time",
-      "Timestamp", "datetime", "date", "t.$date", "eventTime", "requestReceivedTimestamp", "asctime"};
+  static constexpr std::array<std::string_view, 14> k_order = {"time",
+                                                               "timestamp",
+                                                               "ts",
+                                                               "@timestamp",
+                                                               "t",
+                                                               "@t",
+                                                               "Time",
+                                                               "Timestamp",
+                                                               "datetime",
+                                                               "date",
+                                                               "t.$date",
+                                                               "eventTime",
+                                                               "requestReceivedTimestamp",
+                                                               "asctime"};
   for (std::size_t i = 0; i < k_order.size(); ++i) {
     if (key == k_order[i]) return static_cast<int>(i);
   }
   std::string lower(key);
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (lower.find("time") != std::string::npos || lower.find("date") != std::string::npos) return 50;
   return 100;
 }

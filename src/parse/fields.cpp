@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstring>
+#include <vector>
 
 namespace gapscan::parse {
 namespace {
@@ -102,6 +103,96 @@ std::string_view json_string_field(std::string_view json, std::string_view key) 
     }
     if (p >= json.size()) return {};
     return json.substr(start, p - start);
+  }
+  return {};
+}
+
+std::string_view json_path_value(std::string_view json, std::string_view path) {
+  // One pass over the text, tracking the path of keys to the current object.
+  std::vector<std::string_view> stack;  // keys of the enclosing objects
+  std::string_view pending;             // the last key read, whose value comes next
+  std::size_t i = json.find('{');
+  if (i == std::string_view::npos) return {};
+  auto current_path_is = [&](std::string_view key) {
+    std::size_t length = key.size();
+    for (std::string_view part : stack) length += part.size() + 1;
+    if (length != path.size()) return false;
+    std::size_t at = 0;
+    for (std::string_view part : stack) {
+      if (path.substr(at, part.size()) != part || path[at + part.size()] != '.') return false;
+      at += part.size() + 1;
+    }
+    return path.substr(at) == key;
+  };
+  int depth = 0;
+  for (; i < json.size(); ++i) {
+    const char c = json[i];
+    if (c == '{') {
+      if (depth > 0) stack.push_back(pending);
+      ++depth;
+      pending = {};
+    } else if (c == '}') {
+      --depth;
+      if (!stack.empty()) stack.pop_back();
+      if (depth <= 0) return {};
+    } else if (c == '[') {
+      int nested = 1;  // skip arrays: paths do not index them
+      while (++i < json.size() && nested > 0) {
+        if (json[i] == '[') ++nested;
+        if (json[i] == ']') --nested;
+        if (json[i] == '"') {
+          while (++i < json.size() && json[i] != '"') i += json[i] == '\\' ? 1 : 0;
+        }
+      }
+      --i;
+    } else if (c == '"') {
+      std::size_t end = i + 1;
+      while (end < json.size() && json[end] != '"') end += json[end] == '\\' ? 2 : 1;
+      if (end >= json.size()) return {};
+      const std::string_view text = json.substr(i + 1, end - i - 1);
+      std::size_t after = end + 1;
+      while (after < json.size() && json[after] == ' ') ++after;
+      if (after < json.size() && json[after] == ':') {
+        pending = text;
+        std::size_t value = after + 1;
+        while (value < json.size() && json[value] == ' ') ++value;
+        if (value < json.size() && json[value] != '{' && json[value] != '[' && current_path_is(text)) {
+          if (json[value] == '"') {
+            std::size_t close = value + 1;
+            while (close < json.size() && json[close] != '"') close += json[close] == '\\' ? 2 : 1;
+            return close < json.size() ? json.substr(value + 1, close - value - 1) : std::string_view();
+          }
+          std::size_t close = value;
+          while (close < json.size() && json[close] != ',' && json[close] != '}' && json[close] != ' ') ++close;
+          return json.substr(value, close - value);
+        }
+        i = after;
+      } else {
+        i = end;
+      }
+    }
+  }
+  return {};
+}
+
+std::string_view key_value(std::string_view text, std::string_view key) {
+  std::size_t pos = 0;
+  while ((pos = text.find(key, pos)) != std::string_view::npos) {
+    const std::size_t equals = pos + key.size();
+    const bool starts = pos == 0 || !is_key_char(text[pos - 1]);
+    if (!starts || equals >= text.size() || text[equals] != '=') {
+      pos = equals;
+      continue;
+    }
+    std::size_t value = equals + 1;
+    if (value < text.size() && (text[value] == '"' || text[value] == '\'')) {
+      const char quote = text[value];
+      const std::size_t close = text.find(quote, value + 1);
+      return close == std::string_view::npos ? std::string_view() : text.substr(value + 1, close - value - 1);
+    }
+    std::size_t end = value;
+    while (end < text.size() && text[end] != ' ' && text[end] != '\t' && text[end] != ',') ++end;
+    return text.substr(value, end - value);
   }
   return {};
 }

@@ -1,3 +1,4 @@
+#include <gapscan/parse/fields.hpp>
 #include <gapscan/parse/record_reader.hpp>
 
 #include <algorithm>
@@ -77,6 +78,32 @@ bool RecordReader::looks_like_continuation(std::string_view text) {
   return std::any_of(k_starts.begin(), k_starts.end(), [&](std::string_view start) { return text.starts_with(start); });
 }
 
+void RecordReader::apply_group_by(std::string_view text, Record& record) const {
+  const GroupBy& by = m_options.group_by;
+  switch (by.mode) {
+    case GroupBy::Mode::automatic:
+      return;
+    case GroupBy::Mode::none:
+      record.group = {};
+      return;
+    case GroupBy::Mode::field:
+      if (by.field == "channel") {
+        record.group = record.channel;
+      } else if (by.field == "level") {
+        record.group = record.level;
+      } else {
+        record.group = text.find('{') != std::string_view::npos ? json_path_value(text, by.field) : std::string_view();
+        if (record.group.empty()) record.group = key_value(text, by.field);
+      }
+      return;
+    case GroupBy::Mode::regex: {
+      std::string_view capture;
+      record.group = by.regex && by.regex->extract(text, capture) ? capture : std::string_view();
+      return;
+    }
+  }
+}
+
 LineClass RecordReader::read(std::string_view text, const LineLocation& location, Record& record) {
   ++m_account.lines;
   if (text.find_first_not_of(" \t\r") == std::string_view::npos) {
@@ -87,7 +114,7 @@ LineClass RecordReader::read(std::string_view text, const LineLocation& location
   for (Candidate& candidate : m_candidates) {
     const ParseStatus status = candidate.parser->parse(text, record);
     if (status == ParseStatus::parsed) {
-      if (m_options.ignore_groups) record.group = {};
+      apply_group_by(text, record);
       if (!record.zoned) record.time -= static_cast<TimeNs>(m_options.time.zone_offset_seconds) * k_ns_per_s;
       record.format = candidate.info->name;
       ++m_account.records;

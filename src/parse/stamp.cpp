@@ -31,7 +31,8 @@ struct Cursor {
   /// Reads between `min` and `max` digits; false (and nothing consumed) if fewer than `min`.
   bool number(int min, int max, int& value) {
     int n = 0, v = 0;
-    while (n < max && is_digit(peek(static_cast<std::size_t>(n)))) v = v * 10 + (peek(static_cast<std::size_t>(n++)) - '0');
+    while (n < max && is_digit(peek(static_cast<std::size_t>(n))))
+      v = v * 10 + (peek(static_cast<std::size_t>(n++)) - '0');
     if (n < min) return false;
     p += static_cast<std::size_t>(n);
     value = v;
@@ -156,13 +157,20 @@ std::size_t fold_word(std::string_view text, char* out, std::size_t max, std::si
     } else if (c == 0xC3 && i + 1 < text.size()) {  // UTF-8 Latin-1 supplement
       const auto d = static_cast<unsigned char>(text[i + 1]);
       width = 2;
-      if (d >= 0xA8 && d <= 0xAB) folded = 'e';
-      else if (d >= 0x88 && d <= 0x8B) folded = 'e';
-      else if (d >= 0xB9 && d <= 0xBC) folded = 'u';
-      else if (d >= 0x99 && d <= 0x9C) folded = 'u';
-      else if (d >= 0xA0 && d <= 0xA4) folded = 'a';
-      else if (d >= 0x80 && d <= 0x84) folded = 'a';
-      else if (d == 0xBB || d == 0xB4 || d == 0xB6) folded = 'o';
+      if (d >= 0xA8 && d <= 0xAB)
+        folded = 'e';
+      else if (d >= 0x88 && d <= 0x8B)
+        folded = 'e';
+      else if (d >= 0xB9 && d <= 0xBC)
+        folded = 'u';
+      else if (d >= 0x99 && d <= 0x9C)
+        folded = 'u';
+      else if (d >= 0xA0 && d <= 0xA4)
+        folded = 'a';
+      else if (d >= 0x80 && d <= 0x84)
+        folded = 'a';
+      else if (d == 0xBB || d == 0xB4 || d == 0xB6)
+        folded = 'o';
     } else if (c >= 0xE8 && c <= 0xEB) {  // Latin-1
       folded = 'e';
     } else if (c >= 0xF9 && c <= 0xFC) {
@@ -182,12 +190,12 @@ struct MonthName {
   int month;
 };
 constexpr MonthName k_month_names[] = {
-    {"january", 1},   {"february", 2}, {"march", 3},    {"april", 4},    {"may", 5},       {"june", 6},
-    {"july", 7},      {"august", 8},   {"september", 9}, {"october", 10}, {"november", 11}, {"december", 12},
-    {"janvier", 1},   {"fevrier", 2},  {"mars", 3},     {"avril", 4},    {"mai", 5},       {"juin", 6},
-    {"juillet", 7},   {"aout", 8},     {"septembre", 9}, {"octobre", 10}, {"novembre", 11}, {"decembre", 12},
-    {"januar", 1},    {"februar", 2},  {"marz", 3},     {"maerz", 3},    {"juni", 6},      {"juli", 7},
-    {"oktober", 10},  {"dezember", 12},
+    {"january", 1},  {"february", 2},  {"march", 3},     {"april", 4},    {"may", 5},       {"june", 6},
+    {"july", 7},     {"august", 8},    {"september", 9}, {"october", 10}, {"november", 11}, {"december", 12},
+    {"janvier", 1},  {"fevrier", 2},   {"mars", 3},      {"avril", 4},    {"mai", 5},       {"juin", 6},
+    {"juillet", 7},  {"aout", 8},      {"septembre", 9}, {"octobre", 10}, {"novembre", 11}, {"decembre", 12},
+    {"januar", 1},   {"februar", 2},   {"marz", 3},      {"maerz", 3},    {"juni", 6},      {"juli", 7},
+    {"oktober", 10}, {"dezember", 12},
 };
 
 constexpr const char* k_weekdays[] = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"};
@@ -412,8 +420,12 @@ std::size_t scan_numeric(Cursor c, StampFields& out, NumericOrder order) {
   const bool short_year = c.p - before == 2;
   int month = 0, day = 0;
   switch (order) {
-    case NumericOrder::month_day_year: month = a, day = b; break;
-    case NumericOrder::day_month_year: day = a, month = b; break;
+    case NumericOrder::month_day_year:
+      month = a, day = b;
+      break;
+    case NumericOrder::day_month_year:
+      day = a, month = b;
+      break;
     case NumericOrder::year_month_day:
       if (!short_year || year > 31) return 0;
       day = year, month = b, year = a;
@@ -444,7 +456,10 @@ std::size_t scan_tai64n(Cursor c, StampFields& out) {
   for (int i = 0; i < 24; ++i) {
     const int v = hex_value(c.peek());
     if (v < 0) return 0;
-    if (i < 16) label = label * 16 + static_cast<std::uint64_t>(v); else nanos = nanos * 16 + static_cast<std::uint64_t>(v);
+    if (i < 16)
+      label = label * 16 + static_cast<std::uint64_t>(v);
+    else
+      nanos = nanos * 16 + static_cast<std::uint64_t>(v);
     ++c.p;
   }
   if (label < (std::uint64_t{1} << 62)) return 0;
@@ -477,15 +492,24 @@ int read_month_name(std::string_view text, std::size_t& length) {
 
 std::string_view to_string(StampFamily family) {
   switch (family) {
-    case StampFamily::ymd: return "ymd";
-    case StampFamily::month_name: return "month-name";
-    case StampFamily::epoch: return "epoch";
-    case StampFamily::clf: return "clf";
-    case StampFamily::month_day: return "month-day";
-    case StampFamily::time_only: return "time";
-    case StampFamily::compact: return "compact";
-    case StampFamily::numeric: return "numeric";
-    case StampFamily::tai64n: return "tai64n";
+    case StampFamily::ymd:
+      return "ymd";
+    case StampFamily::month_name:
+      return "month-name";
+    case StampFamily::epoch:
+      return "epoch";
+    case StampFamily::clf:
+      return "clf";
+    case StampFamily::month_day:
+      return "month-day";
+    case StampFamily::time_only:
+      return "time";
+    case StampFamily::compact:
+      return "compact";
+    case StampFamily::numeric:
+      return "numeric";
+    case StampFamily::tai64n:
+      return "tai64n";
   }
   return "?";
 }
@@ -496,15 +520,24 @@ std::size_t scan_stamp(StampFamily family, std::string_view line, std::size_t po
   out = StampFields{};
   const Cursor c{line, pos};
   switch (family) {
-    case StampFamily::ymd: return scan_ymd(c, out);
-    case StampFamily::month_name: return scan_month_name(c, out);
-    case StampFamily::epoch: return scan_epoch(c, out);
-    case StampFamily::clf: return scan_clf(c, out);
-    case StampFamily::month_day: return scan_month_day(c, out);
-    case StampFamily::time_only: return scan_time_only(c, out);
-    case StampFamily::compact: return scan_compact(c, out);
-    case StampFamily::numeric: return scan_numeric(c, out, order);
-    case StampFamily::tai64n: return scan_tai64n(c, out);
+    case StampFamily::ymd:
+      return scan_ymd(c, out);
+    case StampFamily::month_name:
+      return scan_month_name(c, out);
+    case StampFamily::epoch:
+      return scan_epoch(c, out);
+    case StampFamily::clf:
+      return scan_clf(c, out);
+    case StampFamily::month_day:
+      return scan_month_day(c, out);
+    case StampFamily::time_only:
+      return scan_time_only(c, out);
+    case StampFamily::compact:
+      return scan_compact(c, out);
+    case StampFamily::numeric:
+      return scan_numeric(c, out, order);
+    case StampFamily::tai64n:
+      return scan_tai64n(c, out);
   }
   return 0;
 }

@@ -57,9 +57,36 @@ TEST_CASE("A malformed JSON record is unparsed with its reason", "[parse][reader
 
 TEST_CASE("Grouping 'none' drops request ids", "[parse][reader]") {
   ReaderOptions options;
-  options.ignore_groups = true;
+  options.group_by.mode = GroupBy::Mode::none;
   RecordReader reader(options);
   Record record;
   REQUIRE(reader.read("2026-11-29T21:03:05Z reqId=r2 x", LineLocation{}, record) == LineClass::record);
   CHECK(record.group.empty());
+}
+
+TEST_CASE("Grouping by a field, a JSON key path or a regular expression", "[parse][reader]") {
+  Record record;
+  ReaderOptions by_field;
+  by_field.group_by.mode = GroupBy::Mode::field;
+  by_field.group_by.field = "conn";
+  RecordReader fields(by_field);
+  REQUIRE(fields.read("2026-11-29T21:03:05Z reqId=r2 conn=\"c 7\" x", LineLocation{}, record) == LineClass::record);
+  CHECK(record.group == "c 7");
+  by_field.group_by.field = "extra.process_id";
+  RecordReader json(by_field);
+  REQUIRE(json.read(R"({"datetime":"2026-11-29T21:03:05Z","extra":{"reqId":"r","process_id":4242},"x":[1,{"a":2}]})",
+                    LineLocation{}, record) == LineClass::record);
+  CHECK(record.group == "4242");
+  by_field.group_by.field = "channel";
+  RecordReader channel(by_field);
+  REQUIRE(channel.read("2026-11-29 21:03:04.000001 [r1] web1 wiki 1.39 memcached DEBUG: get(a)", LineLocation{},
+                       record) == LineClass::record);
+  CHECK(record.group == "memcached");
+  ReaderOptions by_regex;
+  by_regex.group_by.mode = GroupBy::Mode::regex;
+  by_regex.group_by.regex = std::make_shared<const Regex>(*Regex::compile(R"(\*(\d+) )", "test"));
+  RecordReader regex(by_regex);
+  REQUIRE(regex.read("2026/11/29 21:03:04 [error] 1234#0: *57 upstream timed out", LineLocation{}, record) ==
+          LineClass::record);
+  CHECK(record.group == "57");
 }

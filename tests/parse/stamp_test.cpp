@@ -40,8 +40,14 @@ TEST_CASE("Every family reads its shapes, with fractions and zones", "[parse][st
       {StampFamily::month_name, "Apr-07-13 07:08:36 [SMTP]", 2013, 4, 7, 7, 8, 36, 0, 0},
       {StampFamily::month_name, "apr 15, 2013 8:34:08 PM org", 2013, 4, 15, 20, 34, 8, 0, 0},
       {StampFamily::month_name, "Thu, 14 Oct 2021 15:24:12.023984 UTC x", 2021, 10, 14, 15, 24, 12, 23984000, 0},
-      {StampFamily::month_name, "D\xe9" "c 31 11:59:59 x", -1, 12, 31, 11, 59, 59, 0, 0},
-      {StampFamily::month_name, "Ao\xc3\xbc" "t 14 11:59:59 x", -1, 8, 14, 11, 59, 59, 0, 0},
+      {StampFamily::month_name,
+       "D\xe9"
+       "c 31 11:59:59 x",
+       -1, 12, 31, 11, 59, 59, 0, 0},
+      {StampFamily::month_name,
+       "Ao\xc3\xbc"
+       "t 14 11:59:59 x",
+       -1, 8, 14, 11, 59, 59, 0, 0},
       {StampFamily::clf, "17/May/2015:10:05:03 +0000] \"GET", 2015, 5, 17, 10, 5, 3, 0, 0},
       {StampFamily::clf, "19-Oct-2022 05:34:02.425 client", 2022, 10, 19, 5, 34, 2, 425000000, 0},
       {StampFamily::clf, "02/sept./2015:00:11:31 +0200]", 2015, 9, 2, 0, 11, 31, 0, 2 * 3600},

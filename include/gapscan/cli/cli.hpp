@@ -3,6 +3,7 @@
 // The only place where diagnostics become messages on stderr and errors become exit codes.
 
 #include <gapscan/core/expected.hpp>
+#include <gapscan/parse/record_reader.hpp>
 #include <gapscan/report/model.hpp>
 
 #include <string>
@@ -30,7 +31,7 @@ struct ScanConfig {
   std::vector<std::string> exclude;  ///< globs: files of folders to skip
   OutputFormat output = OutputFormat::text;
   std::string patterns_dir;  ///< empty: the built-in catalog
-  bool group_none = false;   ///< --group-by none
+  parse::GroupBy group_by;   ///< --group-by
   double idle_timeout_s = 600;
   int year = 0;                 ///< --year: for yearless stamps; 0: the file's modification year
   int zone_offset_seconds = 0;  ///< --tz: zone of stamps that do not say

@@ -26,7 +26,7 @@ struct EventsOptions {
   std::vector<std::string> include;
   std::vector<std::string> exclude;
   OutputFormat output = OutputFormat::text;
-  bool group_none = false;
+  parse::GroupBy group_by;
   int year = 0;
   int zone_offset_seconds = 0;
   bool help = false;

@@ -19,4 +19,11 @@ std::string_view trailing_json_object(std::string_view text);
 /// text, e.g. json_string_field(extra, "reqId"). Empty when absent or not a string.
 std::string_view json_string_field(std::string_view json, std::string_view key);
 
+/// The raw value at a dotted key path of a JSON text ("extra.reqId"): a string's content
+/// (still escaped) or a number, true or false. Empty when absent or an object or array.
+std::string_view json_path_value(std::string_view json, std::string_view path);
+
+/// The value of the first `key=value` pair with exactly this key (value optionally quoted).
+std::string_view key_value(std::string_view text, std::string_view key);
+
 }  // namespace gapscan::parse

@@ -4,6 +4,7 @@
 // and accounts for every physical line.
 
 #include <gapscan/core/location.hpp>
+#include <gapscan/core/regex.hpp>
 #include <gapscan/parse/format.hpp>
 #include <gapscan/parse/record.hpp>
 
@@ -41,9 +42,22 @@ struct LineAccount {
   void merge(const LineAccount& other);
 };
 
+/// How records are grouped into streams (--group-by).
+struct GroupBy {
+  enum class Mode {
+    automatic,  ///< the format's own key: request id, trace id, then pid or syslog tag
+    none,       ///< no key: one stream per input
+    field,      ///< a key=value name, a JSON key path (extra.reqId), or channel / level
+    regex,      ///< the first capture group of a regular expression on the line
+  };
+  Mode mode = Mode::automatic;
+  std::string field;
+  std::shared_ptr<const Regex> regex;
+};
+
 struct ReaderOptions {
-  bool ignore_groups = false;  ///< --group-by none: every record goes to the whole-input stream
-  TimeSettings time;           ///< default year and zone for stamps that do not say
+  GroupBy group_by;
+  TimeSettings time;  ///< default year and zone for stamps that do not say
 };
 
 class RecordReader {
@@ -72,6 +86,7 @@ class RecordReader {
     std::uint64_t records;
   };
   static bool looks_like_continuation(std::string_view text);
+  void apply_group_by(std::string_view text, Record& record) const;
 
   ReaderOptions m_options;
   std::vector<Candidate> m_candidates;  // detected format first

@@ -15,9 +15,9 @@ namespace gapscan::parse {
 
 /// The fields of one timestamp as written. Absent date fields are -1.
 struct StampFields {
-  int year = -1;            ///< four-digit (or expanded two-digit) year; -1 when not written
-  int month = -1;           ///< 1-12; -1 for a time-only stamp
-  int day = -1;             ///< 1-31; -1 for a time-only stamp
+  int year = -1;                         ///< four-digit (or expanded two-digit) year; -1 when not written
+  int month = -1;                        ///< 1-12; -1 for a time-only stamp
+  int day = -1;                          ///< 1-31; -1 for a time-only stamp
   int hour = 0, minute = 0, second = 0;  ///< second may exceed 59: it is normalised, not rejected
   std::int64_t nanos = 0;
   std::uint8_t digits = 0;  ///< fraction digits written
