@@ -23,6 +23,11 @@ int events_command(const std::vector<std::string>& args) {
     return k_exit_ok;
   }
   std::vector<Diagnostic> diagnostics;
+  auto user_formats = load_user_formats(options->format_files, "", diagnostics);
+  if (!user_formats) {
+    for (const Diagnostic& diagnostic : diagnostics) print_diagnostic(diagnostic);
+    return k_exit_usage;
+  }
   const auto inputs = source::expand_inputs(options->paths, diagnostics, {options->include, options->exclude});
   std::string out;
   bool open_pipe = true;
@@ -42,6 +47,7 @@ int events_command(const std::vector<std::string>& args) {
     if (options->output == OutputFormat::text && inputs.size() > 1) out += fmt::format("# {}\n", name);
     parse::ReaderOptions reader;
     reader.group_by = options->group_by;
+    reader.user_formats = *user_formats;
     const int file_year = source::modification_year(spec);
     reader.time.default_year = options->year != 0 ? options->year : file_year != 0 ? file_year : 1970;
     reader.time.zone_offset_seconds = options->zone_offset_seconds;

@@ -28,6 +28,8 @@ po::options_description scan_description(ScanOptions& options, std::string& outp
        "NAME: the value of NAME= or of a JSON key path (extra.reqId); re:REGEX: its first capture group")
       ("idle-timeout", po::value(&options.config.idle_timeout_s)->default_value(600),
        "seconds of log time after which a request without new lines is closed")
+      ("format-file", po::value(&options.config.format_files)->composing(),
+       "a user-defined format (TOML: regex and time layout, docs/formats.md); repeatable")
       ("include", po::value(&options.config.include)->composing(),
        "in folders, read only files matching this glob (repeatable; e.g. '*.log*')")
       ("exclude", po::value(&options.config.exclude)->composing(),
@@ -156,6 +158,7 @@ po::options_description events_description(EventsOptions& options, std::string& 
       ("help,h", po::bool_switch(&options.help), "show this help")
       ("output,o", po::value(&output)->default_value("text"), "text (tab-separated) or json (JSON lines)")
       ("group-by", po::value(&group_by)->default_value("auto"), "auto, none, NAME or re:REGEX, as for scan")
+      ("format-file", po::value(&options.format_files)->composing(), "a user-defined format, as for scan")
       ("include", po::value(&options.include)->composing(), "in folders, read only files matching this glob")
       ("exclude", po::value(&options.exclude)->composing(), "in folders, skip files matching this glob")
       ("year", po::value(&options.year), "year of stamps that have none, as for scan")

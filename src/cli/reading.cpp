@@ -1,5 +1,9 @@
 #include <gapscan/cli/reading.hpp>
 
+#include <gapscan/parse/user_format.hpp>
+
+#include <algorithm>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -9,6 +13,28 @@ namespace {
 constexpr std::size_t k_detection_lines = 64;
 
 }  // namespace
+
+Expected<std::shared_ptr<const std::vector<parse::FormatInfo>>> load_user_formats(
+    const std::vector<std::string>& files, const std::string& patterns_dir, std::vector<Diagnostic>& diagnostics) {
+  std::vector<std::string> paths = files;
+  if (!patterns_dir.empty()) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    std::vector<std::string> found;
+    for (auto it = fs::directory_iterator(fs::path(patterns_dir) / "formats", ec);
+         !ec && it != fs::directory_iterator(); it.increment(ec)) {
+      if (it->path().extension() == ".toml") found.push_back(it->path().string());
+    }
+    std::sort(found.begin(), found.end());
+    paths.insert(paths.end(), found.begin(), found.end());
+  }
+  const std::size_t before = diagnostics.size();
+  auto formats = std::make_shared<std::vector<parse::FormatInfo>>(parse::load_format_files(paths, diagnostics));
+  for (std::size_t i = before; i < diagnostics.size(); ++i) {
+    if (diagnostics[i].severity == Severity::error) return unexpected(diagnostics[i]);
+  }
+  return std::shared_ptr<const std::vector<parse::FormatInfo>>(std::move(formats));
+}
 
 InputResult read_records(std::unique_ptr<source::ByteSource> bytes, SourceId id, parse::ReaderOptions options,
                          const RecordCallback& on_record) {

@@ -19,6 +19,7 @@ namespace {
 struct Pipeline {
   parse::LineAccount lines;
   stream::StreamTable* streams = nullptr;
+  std::shared_ptr<const std::vector<parse::FormatInfo>> user_formats;
 };
 
 /// Reads one input to the end, handing its records to the stream table.
@@ -27,6 +28,7 @@ report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Enco
                          std::vector<Diagnostic>& diagnostics) {
   parse::ReaderOptions options;
   options.group_by = config.group_by;
+  options.user_formats = pipeline.user_formats;
   options.time.default_year = config.year != 0 ? config.year : file_year != 0 ? file_year : 1970;
   options.time.zone_offset_seconds = config.zone_offset_seconds;
   InputResult result =
@@ -63,6 +65,10 @@ Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
     return unexpected(std::move(error));
   }
 
+  std::vector<Diagnostic> format_diagnostics;
+  auto user_formats = load_user_formats(config.format_files, config.patterns_dir, format_diagnostics);
+  if (!user_formats) return unexpected(user_formats.error());
+
   detect::Analyzer analyzer;
   stream::GroupingOptions grouping;
   grouping.idle_timeout = static_cast<DurationNs>(config.idle_timeout_s * 1e9);
@@ -81,6 +87,7 @@ Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
   });
   Pipeline pipeline;
   pipeline.streams = &streams;
+  pipeline.user_formats = *user_formats;
   source::SourceTable sources;
   std::vector<report::Input> inputs;
 

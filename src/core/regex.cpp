@@ -40,6 +40,18 @@ bool Regex::extract(std::string_view text, std::string_view& capture) const {
   return true;
 }
 
+bool Regex::match(std::string_view text, std::vector<std::string_view>& groups) const {
+  const auto count = static_cast<std::size_t>(m_impl->re.NumberOfCapturingGroups()) + 1;
+  std::vector<re2::StringPiece> pieces(count);
+  if (!m_impl->re.Match(re2::StringPiece(text.data(), text.size()), 0, text.size(), RE2::UNANCHORED, pieces.data(),
+                        static_cast<int>(count))) {
+    return false;
+  }
+  groups.resize(count);
+  for (std::size_t i = 0; i < count; ++i) groups[i] = std::string_view(pieces[i].data(), pieces[i].size());
+  return true;
+}
+
 std::vector<std::string> Regex::group_names() const {
   std::vector<std::string> names(static_cast<std::size_t>(m_impl->re.NumberOfCapturingGroups()) + 1);
   for (const auto& [name, index] : m_impl->re.NamedCapturingGroups()) {

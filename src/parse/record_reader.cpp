@@ -21,6 +21,9 @@ void LineAccount::merge(const LineAccount& other) {
 }
 
 RecordReader::RecordReader(ReaderOptions options) : m_options(options) {
+  if (m_options.user_formats) {
+    for (const FormatInfo& info : *m_options.user_formats) m_candidates.push_back({&info, info.make_parser(), 0});
+  }
   for (const FormatInfo& info : builtin_formats()) {
     m_candidates.push_back({&info, info.make_parser(), 0});
   }

@@ -30,8 +30,9 @@ struct ScanConfig {
   std::vector<std::string> include;  ///< globs: files of folders to read (default all)
   std::vector<std::string> exclude;  ///< globs: files of folders to skip
   OutputFormat output = OutputFormat::text;
-  std::string patterns_dir;  ///< empty: the built-in catalog
-  parse::GroupBy group_by;   ///< --group-by
+  std::string patterns_dir;               ///< empty: the built-in catalog
+  std::vector<std::string> format_files;  ///< --format-file: user-defined formats
+  parse::GroupBy group_by;                ///< --group-by
   double idle_timeout_s = 600;
   int year = 0;                 ///< --year: for yearless stamps; 0: the file's modification year
   int zone_offset_seconds = 0;  ///< --tz: zone of stamps that do not say

@@ -27,6 +27,7 @@ struct EventsOptions {
   std::vector<std::string> exclude;
   OutputFormat output = OutputFormat::text;
   parse::GroupBy group_by;
+  std::vector<std::string> format_files;
   int year = 0;
   int zone_offset_seconds = 0;
   bool help = false;

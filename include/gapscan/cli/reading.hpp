@@ -2,6 +2,7 @@
 // Reads one input line by line through the parse stage: detects the format on the first
 // lines, then classifies every line. Shared by `scan` and `events`.
 
+#include <gapscan/core/expected.hpp>
 #include <gapscan/core/location.hpp>
 #include <gapscan/parse/record_reader.hpp>
 #include <gapscan/source/byte_source.hpp>
@@ -22,6 +23,12 @@ struct InputResult {
   std::uint64_t bytes = 0;          ///< decoded bytes read
   std::optional<Diagnostic> error;  ///< why reading stopped early
 };
+
+/// Loads the user-defined formats: `files`, then `patterns_dir`/formats/*.toml if that folder
+/// exists. Every problem goes to `diagnostics`; any error makes the result an error.
+Expected<std::shared_ptr<const std::vector<parse::FormatInfo>>> load_user_formats(const std::vector<std::string>& files,
+                                                                                  const std::string& patterns_dir,
+                                                                                  std::vector<Diagnostic>& diagnostics);
 
 /// Reads `bytes` to the end; calls `on_record` for every record, in input order.
 InputResult read_records(std::unique_ptr<source::ByteSource> bytes, SourceId id, parse::ReaderOptions options,

@@ -24,6 +24,10 @@ class Regex {
   /// the pattern has no group) in `capture` and returns true.
   bool extract(std::string_view text, std::string_view& capture) const;
 
+  /// If the pattern matches, stores the whole match in groups[0] and capture group i in
+  /// groups[i] (empty when it did not take part) and returns true.
+  bool match(std::string_view text, std::vector<std::string_view>& groups) const;
+
   /// Names of the named capture groups, indexed by group number (index 0 unused).
   std::vector<std::string> group_names() const;
 

@@ -4,6 +4,7 @@
 
 #include <gapscan/parse/record.hpp>
 
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -45,10 +46,10 @@ class LineParser {
 };
 
 struct FormatInfo {
-  std::string_view name;         ///< stable identifier, e.g. "mediawiki-line"
-  std::string_view description;  ///< one line for `gapscan formats`
-  std::string_view sample;       ///< a line in this format; tests parse it
-  std::unique_ptr<LineParser> (*make_parser)();
+  std::string name;         ///< stable identifier, e.g. "mediawiki-line"
+  std::string description;  ///< one line for `gapscan formats`
+  std::string sample;       ///< a line in this format; tests parse it
+  std::function<std::unique_ptr<LineParser>()> make_parser;
   bool generic = false;  ///< parses lines of many layouts (e.g. any ISO-8601 line); chosen by
                          ///< detection only when no specific format parses half as many lines
 };

@@ -58,6 +58,8 @@ struct GroupBy {
 struct ReaderOptions {
   GroupBy group_by;
   TimeSettings time;  ///< default year and zone for stamps that do not say
+  /// User-defined formats (format files), tried before the built-in ones.
+  std::shared_ptr<const std::vector<FormatInfo>> user_formats;
 };
 
 class RecordReader {

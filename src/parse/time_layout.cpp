@@ -1,0 +1,225 @@
+#include <gapscan/parse/time_layout.hpp>
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+namespace gapscan::parse {
+namespace {
+
+inline bool is_digit(char c) { return static_cast<unsigned char>(c - '0') < 10; }
+inline bool is_alpha(char c) { return static_cast<unsigned char>((c | 0x20) - 'a') < 26; }
+
+bool read_number(std::string_view text, std::size_t& pos, int min, int max, int& value) {
+  int n = 0, v = 0;
+  while (n < max && pos + static_cast<std::size_t>(n) < text.size() && is_digit(text[pos + static_cast<std::size_t>(n)])) {
+    v = v * 10 + (text[pos + static_cast<std::size_t>(n)] - '0');
+    ++n;
+  }
+  if (n < min) return false;
+  pos += static_cast<std::size_t>(n);
+  value = v;
+  return true;
+}
+
+constexpr std::string_view k_directives = "YymdeHkIMSfpbBaAzZsTF%";
+
+}  // namespace
+
+Expected<TimeLayout> TimeLayout::compile(std::string_view layout, const std::string& where) {
+  TimeLayout result;
+  result.m_text = std::string(layout);
+  std::string literal;
+  auto flush = [&] {
+    if (!literal.empty()) result.m_tokens.push_back({0, literal});
+    literal.clear();
+  };
+  for (std::size_t i = 0; i < layout.size(); ++i) {
+    if (layout[i] != '%') {
+      literal += layout[i];
+      continue;
+    }
+    if (i + 1 >= layout.size()) {
+      return unexpected(make_error(where, "time layout ends with a lone '%'", "write %% for a literal percent sign"));
+    }
+    const char d = layout[++i];
+    if (k_directives.find(d) == std::string_view::npos) {
+      return unexpected(make_error(where, fmt::format("unknown directive %{} in time layout '{}'", d, layout),
+                                   "known: %Y %y %m %d %e %H %k %I %M %S %f %p %b %B %a %A %z %Z %s %T %F %%"));
+    }
+    if (d == '%') {
+      literal += '%';
+      continue;
+    }
+    flush();
+    if (d == 'T') {
+      result.m_tokens.push_back({'H', {}});
+      result.m_tokens.push_back({0, ":"});
+      result.m_tokens.push_back({'M', {}});
+      result.m_tokens.push_back({0, ":"});
+      result.m_tokens.push_back({'S', {}});
+    } else if (d == 'F') {
+      result.m_tokens.push_back({'Y', {}});
+      result.m_tokens.push_back({0, "-"});
+      result.m_tokens.push_back({'m', {}});
+      result.m_tokens.push_back({0, "-"});
+      result.m_tokens.push_back({'d', {}});
+    } else {
+      result.m_tokens.push_back({d, {}});
+    }
+  }
+  flush();
+  bool has_time = false;
+  for (const Token& token : result.m_tokens) has_time |= token.directive == 'H' || token.directive == 'k' ||
+                                                         token.directive == 'I' || token.directive == 's';
+  if (!has_time) {
+    return unexpected(make_error(where, fmt::format("time layout '{}' has no hour (%H, %k, %I) or epoch (%s)", layout)));
+  }
+  return result;
+}
+
+bool TimeLayout::read(std::string_view text, StampFields& out) const {
+  out = StampFields{};
+  std::size_t pos = 0;
+  bool pm = false, meridiem = false;
+  for (const Token& token : m_tokens) {
+    if (token.directive == 0) {
+      for (char c : token.literal) {
+        if (c == ' ') {
+          if (pos >= text.size() || (text[pos] != ' ' && text[pos] != '\t')) return false;
+          while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\t')) ++pos;
+        } else {
+          if (pos >= text.size() || text[pos] != c) return false;
+          ++pos;
+        }
+      }
+      continue;
+    }
+    int value = 0;
+    switch (token.directive) {
+      case 'Y':
+        if (!read_number(text, pos, 4, 4, out.year)) return false;
+        break;
+      case 'y':
+        if (!read_number(text, pos, 2, 2, value)) return false;
+        out.year = 2000 + value;
+        break;
+      case 'm':
+        if (!read_number(text, pos, 1, 2, out.month)) return false;
+        break;
+      case 'd':
+      case 'e':
+        while (token.directive == 'e' && pos < text.size() && text[pos] == ' ') ++pos;
+        if (!read_number(text, pos, 1, 2, out.day)) return false;
+        break;
+      case 'H':
+      case 'k':
+      case 'I':
+        while (token.directive == 'k' && pos < text.size() && text[pos] == ' ') ++pos;
+        if (!read_number(text, pos, 1, 2, out.hour)) return false;
+        break;
+      case 'M':
+        if (!read_number(text, pos, 2, 2, out.minute)) return false;
+        break;
+      case 'S':
+        if (!read_number(text, pos, 2, 2, out.second)) return false;
+        break;
+      case 'f': {
+        std::int64_t fraction = 0;
+        int digits = 0;
+        while (pos < text.size() && is_digit(text[pos])) {
+          if (digits < 9) {
+            fraction = fraction * 10 + (text[pos] - '0');
+            ++digits;
+          }
+          ++pos;
+        }
+        if (digits == 0) return false;
+        for (int i = digits; i < 9; ++i) fraction *= 10;
+        out.nanos = fraction;
+        out.digits = static_cast<std::uint8_t>(digits);
+        break;
+      }
+      case 'p': {
+        if (pos + 2 > text.size()) return false;
+        const char a = static_cast<char>(text[pos] | 0x20), m = static_cast<char>(text[pos + 1] | 0x20);
+        if ((a != 'a' && a != 'p') || m != 'm') return false;
+        meridiem = true;
+        pm = a == 'p';
+        pos += 2;
+        break;
+      }
+      case 'b':
+      case 'B': {
+        std::size_t length = 0;
+        out.month = read_month_name(text.substr(pos), length);
+        if (out.month == 0) return false;
+        pos += length;
+        break;
+      }
+      case 'a':
+      case 'A':
+        while (pos < text.size() && is_alpha(text[pos])) ++pos;
+        break;
+      case 'z': {
+        if (pos < text.size() && text[pos] == 'Z') {
+          ++pos;
+          out.has_zone = true;
+          break;
+        }
+        if (pos >= text.size() || (text[pos] != '+' && text[pos] != '-')) return false;
+        const int sign = text[pos++] == '-' ? -1 : 1;
+        int hours = 0, minutes = 0;
+        if (!read_number(text, pos, 2, 2, hours)) return false;
+        if (pos < text.size() && text[pos] == ':') ++pos;
+        read_number(text, pos, 2, 2, minutes);
+        out.has_zone = true;
+        out.offset_seconds = sign * (hours * 3600 + minutes * 60);
+        break;
+      }
+      case 'Z':
+        if (text.substr(pos, 3) != "UTC" && text.substr(pos, 3) != "GMT") return false;
+        pos += 3;
+        out.has_zone = true;
+        break;
+      case 's': {  // epoch seconds of any length, optional fraction: the layout says what it is
+        std::int64_t seconds = 0;
+        const std::size_t start = pos;
+        while (pos < text.size() && is_digit(text[pos]) && pos - start < 12) seconds = seconds * 10 + (text[pos++] - '0');
+        if (pos == start) return false;
+        std::int64_t fraction = 0;
+        int digits = 0;
+        if (pos + 1 < text.size() && text[pos] == '.' && is_digit(text[pos + 1])) {
+          ++pos;
+          while (pos < text.size() && is_digit(text[pos])) {
+            if (digits < 9) {
+              fraction = fraction * 10 + (text[pos] - '0');
+              ++digits;
+            }
+            ++pos;
+          }
+          for (int i = digits; i < 9; ++i) fraction *= 10;
+        }
+        out.absolute = true;
+        out.has_zone = true;
+        out.instant = seconds * k_ns_per_s + fraction;
+        out.digits = static_cast<std::uint8_t>(digits);
+        break;
+      }
+      default:
+        return false;
+    }
+  }
+  while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\t')) ++pos;
+  if (pos != text.size()) return false;
+  if (meridiem) {
+    if (out.hour < 1 || out.hour > 12) return false;
+    if (pm && out.hour != 12) out.hour += 12;
+    if (!pm && out.hour == 12) out.hour = 0;
+  }
+  if (!out.absolute && out.month >= 0 && (out.month < 1 || out.month > 12 || out.day < 1 || out.day > 31)) return false;
+  if (!out.absolute && (out.hour > 23 || out.minute > 59)) return false;
+  return true;
+}
+
+}  // namespace gapscan::parse

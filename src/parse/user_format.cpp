@@ -1,0 +1,215 @@
+#include <gapscan/core/regex.hpp>
+#include <gapscan/parse/stamp_clock.hpp>
+#include <gapscan/parse/time_layout.hpp>
+#include <gapscan/parse/user_format.hpp>
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+namespace gapscan::parse {
+namespace {
+
+struct UserFormat {
+  std::shared_ptr<const Regex> regex;
+  TimeLayout layout;
+  int time_group = 0, group_group = 0, message_group = 0, channel_group = 0, level_group = 0;
+  std::optional<int> zone_offset;  ///< zone of times without one; else the input's zone
+};
+
+class UserLineParser final : public LineParser {
+ public:
+  explicit UserLineParser(std::shared_ptr<const UserFormat> format) : m_format(std::move(format)) {}
+
+  void learn(const std::vector<std::string>& sample, const TimeSettings& settings) override {
+    (void)sample;
+    m_clock = StampClock(0, settings.default_year);
+    m_default_year = settings.default_year;
+  }
+  void restart() override { m_clock = StampClock(0, m_default_year); }
+
+  ParseStatus parse(std::string_view line, Record& record) override {
+    if (!m_format->regex->match(line, m_groups)) return ParseStatus::not_this_format;
+    StampFields fields;
+    if (!m_format->layout.read(m_groups[static_cast<std::size_t>(m_format->time_group)], fields)) {
+      m_reason = "the time does not fit the layout " + m_format->layout.text();
+      return ParseStatus::malformed;
+    }
+    record.time = m_clock.instant(fields);
+    record.time_digits = fields.digits;
+    record.zoned = fields.has_zone;
+    if (!fields.has_zone && m_format->zone_offset) {
+      record.time -= static_cast<TimeNs>(*m_format->zone_offset) * k_ns_per_s;
+      record.zoned = true;
+    }
+    auto group = [&](int index) {
+      return index > 0 ? m_groups[static_cast<std::size_t>(index)] : std::string_view();
+    };
+    record.group = group(m_format->group_group);
+    record.message = m_format->message_group > 0 ? group(m_format->message_group) : line;
+    record.channel = group(m_format->channel_group);
+    record.level = group(m_format->level_group);
+    return ParseStatus::parsed;
+  }
+
+  std::string_view reason() const override { return m_reason; }
+
+ private:
+  std::shared_ptr<const UserFormat> m_format;
+  std::vector<std::string_view> m_groups;
+  StampClock m_clock;
+  int m_default_year = 1970;
+  std::string m_reason;
+};
+
+std::string where(const std::string& file, const toml::node& node) {
+  return fmt::format("{}:{}", file, node.source().begin.line);
+}
+
+bool valid_name(std::string_view name) {
+  if (name.empty()) return false;
+  for (char c : name) {
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_')) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<FormatInfo> parse_format_file(std::string_view text, const std::string& file,
+                                            std::vector<Diagnostic>& diagnostics) {
+  toml::table root;
+  try {
+    root = toml::parse(text, file);
+  } catch (const toml::parse_error& error) {
+    diagnostics.push_back(make_error(
+        fmt::format("{}:{}:{}", file, error.source().begin.line, error.source().begin.column),
+        std::string(error.description())));
+    return std::nullopt;
+  }
+  const std::size_t before = diagnostics.size();
+  auto error = [&](const toml::node& node, std::string message, std::string hint = {}) {
+    diagnostics.push_back(make_error(where(file, node), std::move(message), std::move(hint)));
+  };
+  static constexpr std::array<std::string_view, 6> k_keys = {"name", "description", "regex", "time_layout", "zone",
+                                                             "samples"};
+  for (const auto& [key, node] : root) {
+    if (std::find(k_keys.begin(), k_keys.end(), key.str()) == k_keys.end()) {
+      error(node, fmt::format("unknown key '{}' in a format file", key.str()),
+            "known keys: name, description, regex, time_layout, zone, samples");
+    }
+  }
+  auto string_of = [&](std::string_view key, bool required) -> std::string {
+    const toml::node* node = root.get(key);
+    if (node == nullptr) {
+      if (required) error(root, fmt::format("missing key '{}'", key));
+      return {};
+    }
+    if (!node->is_string()) {
+      error(*node, fmt::format("'{}' must be a string", key));
+      return {};
+    }
+    return std::string(*node->value<std::string_view>());
+  };
+  FormatInfo info;
+  info.name = string_of("name", true);
+  info.description = string_of("description", false);
+  const std::string pattern = string_of("regex", true);
+  const std::string layout_text = string_of("time_layout", true);
+  if (!info.name.empty() && !valid_name(info.name)) {
+    error(*root.get("name"), fmt::format("format name '{}' must be letters, digits, - and _", info.name));
+  }
+  auto format = std::make_shared<UserFormat>();
+  if (!pattern.empty()) {
+    auto regex = Regex::compile(pattern, where(file, *root.get("regex")));
+    if (!regex) {
+      diagnostics.push_back(regex.error());
+    } else {
+      const std::vector<std::string> names = regex->group_names();
+      for (std::size_t i = 1; i < names.size(); ++i) {
+        const int index = static_cast<int>(i);
+        if (names[i] == "time") format->time_group = index;
+        if (names[i] == "group") format->group_group = index;
+        if (names[i] == "message") format->message_group = index;
+        if (names[i] == "channel") format->channel_group = index;
+        if (names[i] == "level") format->level_group = index;
+      }
+      if (format->time_group == 0) {
+        error(*root.get("regex"), "the regex needs a named group 'time': (?P<time>...)",
+              "other groups it may name: group, message, channel, level");
+      }
+      format->regex = std::make_shared<const Regex>(std::move(*regex));
+    }
+  }
+  if (!layout_text.empty()) {
+    auto layout = TimeLayout::compile(layout_text, where(file, *root.get("time_layout")));
+    if (!layout) diagnostics.push_back(layout.error()); else format->layout = std::move(*layout);
+  }
+  if (const std::string zone = string_of("zone", false); !zone.empty()) {
+    StampFields zone_fields;
+    auto zone_layout = TimeLayout::compile("%H %z", file);
+    if (zone == "UTC" || zone == "GMT") zone_fields.has_zone = true;
+    if (!zone_fields.has_zone && (!zone_layout || !zone_layout->read("00 " + zone, zone_fields))) {
+      error(*root.get("zone"), fmt::format("zone '{}' is not UTC or an offset such as +01:00", zone));
+    } else {
+      format->zone_offset = zone_fields.offset_seconds;
+    }
+  }
+  std::vector<std::string> samples;
+  if (const toml::node* node = root.get("samples")) {
+    const toml::array* array = node->as_array();
+    if (array == nullptr || array->empty()) error(*node, "'samples' must be a non-empty array of log lines");
+    if (array != nullptr) {
+      for (const toml::node& item : *array) {
+        if (item.is_string()) samples.emplace_back(*item.value<std::string_view>()); else error(item, "samples must be strings");
+      }
+    }
+  } else {
+    error(root, "missing key 'samples'", "give at least one real line of the format; the loader parses it");
+  }
+  if (diagnostics.size() != before) return std::nullopt;
+
+  std::shared_ptr<const UserFormat> shared = format;
+  info.sample = samples.front();
+  info.make_parser = [shared]() -> std::unique_ptr<LineParser> { return std::make_unique<UserLineParser>(shared); };
+  // Every sample must parse.
+  auto parser = info.make_parser();
+  parser->learn(samples, TimeSettings{});
+  for (const std::string& sample : samples) {
+    Record record;
+    if (parser->parse(sample, record) != ParseStatus::parsed) {
+      error(*root.get("samples"),
+            fmt::format("sample does not parse: {}{}", sample,
+                        parser->reason().empty() ? std::string(" (the regex does not match)")
+                                                 : " (" + std::string(parser->reason()) + ")"));
+    }
+  }
+  if (diagnostics.size() != before) return std::nullopt;
+  if (info.description.empty()) info.description = "user-defined format from " + file;
+  return info;
+}
+
+std::vector<FormatInfo> load_format_files(const std::vector<std::string>& paths, std::vector<Diagnostic>& diagnostics) {
+  std::vector<FormatInfo> formats;
+  for (const std::string& path : paths) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      diagnostics.push_back(make_error(path, "cannot read format file"));
+      continue;
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    if (auto format = parse_format_file(text.str(), path, diagnostics)) formats.push_back(std::move(*format));
+  }
+  return formats;
+}
+
+}  // namespace gapscan::parse

@@ -1,0 +1,79 @@
+#include <gapscan/parse/time_layout.hpp>
+#include <gapscan/parse/user_format.hpp>
+
+#include <catch2/catch.hpp>
+
+using namespace gapscan;
+using namespace gapscan::parse;
+
+TEST_CASE("Time layouts read what they describe", "[parse][layout]") {
+  auto layout = TimeLayout::compile("%d/%b/%Y:%T %z", "test");
+  REQUIRE(layout);
+  StampFields fields;
+  REQUIRE(layout->read("29/Nov/2026:21:03:04 +0100", fields));
+  CHECK(fields.year == 2026);
+  CHECK(fields.month == 11);
+  CHECK(fields.second == 4);
+  CHECK(fields.offset_seconds == 3600);
+  CHECK_FALSE(layout->read("29/Nov/2026:21:03:04", fields));
+
+  auto twelve = TimeLayout::compile("%b %e %I:%M:%S.%f %p", "test");
+  REQUIRE(twelve);
+  REQUIRE(twelve->read("Nov  9 09:03:04.5 PM", fields));
+  CHECK(fields.hour == 21);
+  CHECK(fields.nanos == 500000000);
+  CHECK(fields.year == -1);
+
+  auto epoch = TimeLayout::compile("%s", "test");
+  REQUIRE(epoch);
+  REQUIRE(epoch->read("1764450184.25", fields));
+  CHECK(fields.instant == 1764450184250000000);
+
+  auto bad = TimeLayout::compile("%Y-%Q", "formats/x.toml:4");
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().where == "formats/x.toml:4");
+  CHECK(bad.error().message == "unknown directive %Q in time layout '%Y-%Q'");
+  CHECK_FALSE(TimeLayout::compile("%Y-%m-%d", "test"));  // no time of day
+}
+
+TEST_CASE("The documented example format loads and parses its samples", "[parse][user-format]") {
+  std::vector<Diagnostic> diagnostics;
+  const auto formats = load_format_files({GAPSCAN_SOURCE_DIR "/docs/examples/nginx-error-format.toml"}, diagnostics);
+  REQUIRE(diagnostics.empty());
+  REQUIRE(formats.size() == 1);
+  CHECK(formats[0].name == "nginx-error");
+  auto parser = formats[0].make_parser();
+  parser->learn({}, TimeSettings{});
+  Record record;
+  REQUIRE(parser->parse("2026/11/29 21:03:04 [error] 1234#0: *57 upstream timed out", record) == ParseStatus::parsed);
+  CHECK(record.group == "57");
+  CHECK(record.level == "error");
+  CHECK(record.message == "upstream timed out");
+  CHECK(record.zoned);
+  CHECK(parser->parse("not an nginx line", record) == ParseStatus::not_this_format);
+}
+
+TEST_CASE("Broken format files give file:line errors", "[parse][user-format]") {
+  std::vector<Diagnostic> diagnostics;
+  CHECK_FALSE(parse_format_file("name = \"app\"\nregex = '^(?P<when>\\S+) (?P<message>.*)'\ntime_layout = \"%s\"\n"
+                                "samples = [\"1764450184 hello\"]\n",
+                                "formats/app.toml", diagnostics));
+  REQUIRE(diagnostics.size() == 1);
+  CHECK(to_string(diagnostics[0]) ==
+        "formats/app.toml:2: error: the regex needs a named group 'time': (?P<time>...) "
+        "(other groups it may name: group, message, channel, level)");
+  diagnostics.clear();
+  CHECK_FALSE(parse_format_file("name = \"app\"\nregex = '^(?P<time>\\S+) (?P<message>.*)'\ntime_layout = \"%s\"\n"
+                                "samples = [\"1764450184 hello\"]\nlevels = 1\n",
+                                "formats/app.toml", diagnostics));
+  REQUIRE(diagnostics.size() == 1);
+  CHECK(to_string(diagnostics[0]) == "formats/app.toml:5: error: unknown key 'levels' in a format file "
+                                     "(known keys: name, description, regex, time_layout, zone, samples)");
+  diagnostics.clear();
+  CHECK_FALSE(parse_format_file("name = \"app\"\nregex = '^(?P<time>\\S+) (?P<message>.*)'\ntime_layout = \"%s\"\n"
+                                "samples = [\"yesterday hello\"]\n",
+                                "formats/app.toml", diagnostics));
+  REQUIRE(diagnostics.size() == 1);
+  CHECK(to_string(diagnostics[0]) ==
+        "formats/app.toml:4: error: sample does not parse: yesterday hello (the time does not fit the layout %s)");
+}
