@@ -44,7 +44,9 @@ InputResult read_records(std::unique_ptr<source::ByteSource> bytes, SourceId id,
   auto consume = [&](std::string_view text, std::uint64_t number, std::uint64_t offset, bool truncated) {
     if (truncated) records.note_truncated();
     const LineLocation location{id, number, offset};
-    if (records.read(text, location, record) == parse::LineClass::record) on_record(record, text, location);
+    if (records.read(text, location, record) == parse::LineClass::record) {
+      on_record(record, records.record_text(), location);
+    }
   };
 
   // The first lines are kept to detect the format, then replayed.

@@ -31,13 +31,22 @@ RecordReader::RecordReader(ReaderOptions options) : m_options(options) {
 
 LineAccount RecordReader::account() const {
   LineAccount account = m_account;
+  if (m_envelope_records > 0) account.by_format[std::string(to_string(m_envelope.kind()))] += m_envelope_records;
   for (const Candidate& candidate : m_candidates) {
     if (candidate.records > 0) account.by_format[std::string(candidate.info->name)] += candidate.records;
   }
   return account;
 }
 
-void RecordReader::detect(const std::vector<std::string>& sample) {
+void RecordReader::detect(const std::vector<std::string>& raw_sample) {
+  // Lines inside an envelope are detected by what they carry.
+  m_envelope = Envelope(Envelope::detect(raw_sample));
+  std::vector<std::string> sample;
+  sample.reserve(raw_sample.size());
+  Unwrapped unwrapped;
+  for (const std::string& line : raw_sample) {
+    sample.emplace_back(m_envelope.unwrap(line, unwrapped) ? std::string(unwrapped.inner) : line);
+  }
   std::vector<std::size_t> hits(m_candidates.size(), 0);
   Record scratch;
   for (Candidate& candidate : m_candidates) candidate.parser->learn(sample, m_options.time);
@@ -59,7 +68,10 @@ void RecordReader::detect(const std::vector<std::string>& sample) {
       (best_generic < m_candidates.size() && hits[best_generic] > 2 * hits[best_specific])) {
     index = best_generic;
   }
-  if (index == m_candidates.size()) return;
+  if (index == m_candidates.size()) {
+    m_detected = m_envelope.kind() != EnvelopeKind::none;
+    return;
+  }
   std::rotate(m_candidates.begin(), m_candidates.begin() + static_cast<std::ptrdiff_t>(index),
               m_candidates.begin() + static_cast<std::ptrdiff_t>(index) + 1);
   m_detected = true;
@@ -69,7 +81,9 @@ std::string RecordReader::detected_format() const {
   if (!m_detected) return "none";
   std::string name(m_candidates.front().info->name);
   const std::string layout = m_candidates.front().parser->layout();
-  return layout.empty() ? name : name + " (" + layout + ")";
+  if (!layout.empty()) name += " (" + layout + ")";
+  if (m_envelope.kind() != EnvelopeKind::none) name = std::string(to_string(m_envelope.kind())) + " > " + name;
+  return name;
 }
 
 bool RecordReader::looks_like_continuation(std::string_view text) {
@@ -107,16 +121,42 @@ void RecordReader::apply_group_by(std::string_view text, Record& record) const {
   }
 }
 
-LineClass RecordReader::read(std::string_view text, const LineLocation& location, Record& record) {
+LineClass RecordReader::read(std::string_view line, const LineLocation& location, Record& record) {
   ++m_account.lines;
-  if (text.find_first_not_of(" \t\r") == std::string_view::npos) {
+  if (line.find_first_not_of(" \t\r") == std::string_view::npos) {
     ++m_account.blank;
     return LineClass::blank;
   }
+  std::string_view text = line;
+  Unwrapped wrapped;
+  const bool is_wrapped = m_envelope.kind() != EnvelopeKind::none && m_envelope.unwrap(line, wrapped);
+  if (is_wrapped) {
+    const bool continues = m_in_partial[wrapped.stream];
+    m_in_partial[wrapped.stream] = wrapped.partial;
+    if (continues) {  // the rest of a CRI line split into partial envelopes
+      ++m_account.continuation;
+      return LineClass::continuation;
+    }
+    text = wrapped.inner;
+    if (text.find_first_not_of(" \t\r") == std::string_view::npos) {
+      ++m_account.blank;
+      return LineClass::blank;
+    }
+  }
+  m_record_text = text;
   std::string_view malformed_reason;
   for (Candidate& candidate : m_candidates) {
     const ParseStatus status = candidate.parser->parse(text, record);
     if (status == ParseStatus::parsed) {
+      if (is_wrapped) {
+        if (record.group.empty()) record.group = wrapped.group;
+        // The envelope's receive time is finer than a stamp without milliseconds (access logs).
+        if (wrapped.has_time && record.time_digits < 3 && wrapped.time_digits > record.time_digits) {
+          record.time = wrapped.time;
+          record.time_digits = wrapped.time_digits;
+          record.zoned = true;
+        }
+      }
       apply_group_by(text, record);
       if (!record.zoned) record.time -= static_cast<TimeNs>(m_options.time.zone_offset_seconds) * k_ns_per_s;
       record.format = candidate.info->name;
@@ -128,6 +168,20 @@ LineClass RecordReader::read(std::string_view text, const LineLocation& location
     if (status == ParseStatus::malformed && malformed_reason.empty()) {
       malformed_reason = candidate.parser->reason();
     }
+  }
+  if (is_wrapped && wrapped.has_time && !text.empty() && !looks_like_continuation(text)) {
+    // The carried line has no time of its own: the envelope's time stands in.
+    record = Record{};
+    record.time = wrapped.time;
+    record.time_digits = wrapped.time_digits;
+    record.group = wrapped.group;
+    record.message = text;
+    record.format = to_string(m_envelope.kind());
+    apply_group_by(text, record);
+    ++m_account.records;
+    ++m_envelope_records;
+    m_seen_record = true;
+    return LineClass::record;
   }
   if (text[0] == '#' && (text.size() < 2 || text[1] < '0' || text[1] > '9')) {
     ++m_account.comment;

@@ -12,7 +12,8 @@ inline bool is_alpha(char c) { return static_cast<unsigned char>((c | 0x20) - 'a
 
 bool read_number(std::string_view text, std::size_t& pos, int min, int max, int& value) {
   int n = 0, v = 0;
-  while (n < max && pos + static_cast<std::size_t>(n) < text.size() && is_digit(text[pos + static_cast<std::size_t>(n)])) {
+  while (n < max && pos + static_cast<std::size_t>(n) < text.size() &&
+         is_digit(text[pos + static_cast<std::size_t>(n)])) {
     v = v * 10 + (text[pos + static_cast<std::size_t>(n)] - '0');
     ++n;
   }
@@ -70,10 +71,11 @@ Expected<TimeLayout> TimeLayout::compile(std::string_view layout, const std::str
   }
   flush();
   bool has_time = false;
-  for (const Token& token : result.m_tokens) has_time |= token.directive == 'H' || token.directive == 'k' ||
-                                                         token.directive == 'I' || token.directive == 's';
+  for (const Token& token : result.m_tokens)
+    has_time |= token.directive == 'H' || token.directive == 'k' || token.directive == 'I' || token.directive == 's';
   if (!has_time) {
-    return unexpected(make_error(where, fmt::format("time layout '{}' has no hour (%H, %k, %I) or epoch (%s)", layout)));
+    return unexpected(
+        make_error(where, fmt::format("time layout '{}' has no hour (%H, %k, %I) or epoch (%s)", layout)));
   }
   return result;
 }
@@ -185,7 +187,8 @@ bool TimeLayout::read(std::string_view text, StampFields& out) const {
       case 's': {  // epoch seconds of any length, optional fraction: the layout says what it is
         std::int64_t seconds = 0;
         const std::size_t start = pos;
-        while (pos < text.size() && is_digit(text[pos]) && pos - start < 12) seconds = seconds * 10 + (text[pos++] - '0');
+        while (pos < text.size() && is_digit(text[pos]) && pos - start < 12)
+          seconds = seconds * 10 + (text[pos++] - '0');
         if (pos == start) return false;
         std::int64_t fraction = 0;
         int digits = 0;

@@ -8,9 +8,9 @@
 
 #include <algorithm>
 #include <array>
-#include <optional>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 namespace gapscan::parse {
@@ -48,9 +48,7 @@ class UserLineParser final : public LineParser {
       record.time -= static_cast<TimeNs>(*m_format->zone_offset) * k_ns_per_s;
       record.zoned = true;
     }
-    auto group = [&](int index) {
-      return index > 0 ? m_groups[static_cast<std::size_t>(index)] : std::string_view();
-    };
+    auto group = [&](int index) { return index > 0 ? m_groups[static_cast<std::size_t>(index)] : std::string_view(); };
     record.group = group(m_format->group_group);
     record.message = m_format->message_group > 0 ? group(m_format->message_group) : line;
     record.channel = group(m_format->channel_group);
@@ -90,17 +88,17 @@ std::optional<FormatInfo> parse_format_file(std::string_view text, const std::st
   try {
     root = toml::parse(text, file);
   } catch (const toml::parse_error& error) {
-    diagnostics.push_back(make_error(
-        fmt::format("{}:{}:{}", file, error.source().begin.line, error.source().begin.column),
-        std::string(error.description())));
+    diagnostics.push_back(
+        make_error(fmt::format("{}:{}:{}", file, error.source().begin.line, error.source().begin.column),
+                   std::string(error.description())));
     return std::nullopt;
   }
   const std::size_t before = diagnostics.size();
   auto error = [&](const toml::node& node, std::string message, std::string hint = {}) {
     diagnostics.push_back(make_error(where(file, node), std::move(message), std::move(hint)));
   };
-  static constexpr std::array<std::string_view, 6> k_keys = {"name", "description", "regex", "time_layout", "zone",
-                                                             "samples"};
+  static constexpr std::array<std::string_view, 6> k_keys = {"name",        "description", "regex",
+                                                             "time_layout", "zone",        "samples"};
   for (const auto& [key, node] : root) {
     if (std::find(k_keys.begin(), k_keys.end(), key.str()) == k_keys.end()) {
       error(node, fmt::format("unknown key '{}' in a format file", key.str()),
@@ -151,7 +149,10 @@ std::optional<FormatInfo> parse_format_file(std::string_view text, const std::st
   }
   if (!layout_text.empty()) {
     auto layout = TimeLayout::compile(layout_text, where(file, *root.get("time_layout")));
-    if (!layout) diagnostics.push_back(layout.error()); else format->layout = std::move(*layout);
+    if (!layout)
+      diagnostics.push_back(layout.error());
+    else
+      format->layout = std::move(*layout);
   }
   if (const std::string zone = string_of("zone", false); !zone.empty()) {
     StampFields zone_fields;
@@ -169,7 +170,10 @@ std::optional<FormatInfo> parse_format_file(std::string_view text, const std::st
     if (array == nullptr || array->empty()) error(*node, "'samples' must be a non-empty array of log lines");
     if (array != nullptr) {
       for (const toml::node& item : *array) {
-        if (item.is_string()) samples.emplace_back(*item.value<std::string_view>()); else error(item, "samples must be strings");
+        if (item.is_string())
+          samples.emplace_back(*item.value<std::string_view>());
+        else
+          error(item, "samples must be strings");
       }
     }
   } else {
@@ -186,10 +190,9 @@ std::optional<FormatInfo> parse_format_file(std::string_view text, const std::st
   for (const std::string& sample : samples) {
     Record record;
     if (parser->parse(sample, record) != ParseStatus::parsed) {
-      error(*root.get("samples"),
-            fmt::format("sample does not parse: {}{}", sample,
-                        parser->reason().empty() ? std::string(" (the regex does not match)")
-                                                 : " (" + std::string(parser->reason()) + ")"));
+      error(*root.get("samples"), fmt::format("sample does not parse: {}{}", sample,
+                                              parser->reason().empty() ? std::string(" (the regex does not match)")
+                                                                       : " (" + std::string(parser->reason()) + ")"));
     }
   }
   if (diagnostics.size() != before) return std::nullopt;

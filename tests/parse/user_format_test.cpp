@@ -55,24 +55,28 @@ TEST_CASE("The documented example format loads and parses its samples", "[parse]
 
 TEST_CASE("Broken format files give file:line errors", "[parse][user-format]") {
   std::vector<Diagnostic> diagnostics;
-  CHECK_FALSE(parse_format_file("name = \"app\"\nregex = '^(?P<when>\\S+) (?P<message>.*)'\ntime_layout = \"%s\"\n"
-                                "samples = [\"1764450184 hello\"]\n",
-                                "formats/app.toml", diagnostics));
+  CHECK_FALSE(
+      parse_format_file("name = \"app\"\nregex = '^(?P<when>\\S+) (?P<message>.*)'\ntime_layout = \"%s\"\n"
+                        "samples = [\"1764450184 hello\"]\n",
+                        "formats/app.toml", diagnostics));
   REQUIRE(diagnostics.size() == 1);
   CHECK(to_string(diagnostics[0]) ==
         "formats/app.toml:2: error: the regex needs a named group 'time': (?P<time>...) "
         "(other groups it may name: group, message, channel, level)");
   diagnostics.clear();
-  CHECK_FALSE(parse_format_file("name = \"app\"\nregex = '^(?P<time>\\S+) (?P<message>.*)'\ntime_layout = \"%s\"\n"
-                                "samples = [\"1764450184 hello\"]\nlevels = 1\n",
-                                "formats/app.toml", diagnostics));
+  CHECK_FALSE(
+      parse_format_file("name = \"app\"\nregex = '^(?P<time>\\S+) (?P<message>.*)'\ntime_layout = \"%s\"\n"
+                        "samples = [\"1764450184 hello\"]\nlevels = 1\n",
+                        "formats/app.toml", diagnostics));
   REQUIRE(diagnostics.size() == 1);
-  CHECK(to_string(diagnostics[0]) == "formats/app.toml:5: error: unknown key 'levels' in a format file "
-                                     "(known keys: name, description, regex, time_layout, zone, samples)");
+  CHECK(to_string(diagnostics[0]) ==
+        "formats/app.toml:5: error: unknown key 'levels' in a format file "
+        "(known keys: name, description, regex, time_layout, zone, samples)");
   diagnostics.clear();
-  CHECK_FALSE(parse_format_file("name = \"app\"\nregex = '^(?P<time>\\S+) (?P<message>.*)'\ntime_layout = \"%s\"\n"
-                                "samples = [\"yesterday hello\"]\n",
-                                "formats/app.toml", diagnostics));
+  CHECK_FALSE(
+      parse_format_file("name = \"app\"\nregex = '^(?P<time>\\S+) (?P<message>.*)'\ntime_layout = \"%s\"\n"
+                        "samples = [\"yesterday hello\"]\n",
+                        "formats/app.toml", diagnostics));
   REQUIRE(diagnostics.size() == 1);
   CHECK(to_string(diagnostics[0]) ==
         "formats/app.toml:4: error: sample does not parse: yesterday hello (the time does not fit the layout %s)");

@@ -5,6 +5,7 @@
 
 #include <gapscan/core/location.hpp>
 #include <gapscan/core/regex.hpp>
+#include <gapscan/parse/envelope.hpp>
 #include <gapscan/parse/format.hpp>
 #include <gapscan/parse/record.hpp>
 
@@ -77,6 +78,10 @@ class RecordReader {
   /// Classifies one physical line; fills `record` when the result is LineClass::record.
   LineClass read(std::string_view text, const LineLocation& location, Record& record);
 
+  /// The text the last record was read from: the line, or the line inside its envelope
+  /// (Docker, CRI, PHP-FPM). Valid until the next read().
+  std::string_view record_text() const { return m_record_text; }
+
   /// The classification of every line read so far.
   LineAccount account() const;
   void note_truncated() { ++m_account.truncated; }
@@ -93,6 +98,10 @@ class RecordReader {
   ReaderOptions m_options;
   std::vector<Candidate> m_candidates;  // detected format first
   bool m_detected = false;
+  Envelope m_envelope;
+  bool m_in_partial[2] = {false, false};  // the previous CRI line of stdout / stderr was partial ('P')
+  std::string_view m_record_text;
+  std::uint64_t m_envelope_records = 0;  // records timed by their envelope
   bool m_seen_record = false;
   LineAccount m_account;
 };

@@ -26,7 +26,7 @@ class TimeLayout {
 
  private:
   struct Token {
-    char directive;     ///< 0 for a literal
+    char directive;  ///< 0 for a literal
     std::string literal;
   };
   std::vector<Token> m_tokens;

@@ -4,9 +4,9 @@
 //
 //   name = "nginx-error"
 //   description = "nginx error log, grouped by connection"
-//   regex = '^(?P<time>\d{4}/\d\d/\d\d \d\d:\d\d:\d\d) \[(?P<level>\w+)\] \d+#\d+: (?:\*(?P<group>\d+) )?(?P<message>.*)'
-//   time_layout = "%Y/%m/%d %H:%M:%S"
-//   samples = ["2026/11/29 21:03:04 [error] 1234#0: *57 upstream timed out"]
+//   regex = '^(?P<time>\d{4}/\d\d/\d\d \d\d:\d\d:\d\d) \[(?P<level>\w+)\] \d+#\d+: (?:\*(?P<group>\d+)
+//   )?(?P<message>.*)' time_layout = "%Y/%m/%d %H:%M:%S" samples = ["2026/11/29 21:03:04 [error] 1234#0: *57 upstream
+//   timed out"]
 //
 // Named groups: time (required), group, message, channel, level. Every sample must parse.
 
