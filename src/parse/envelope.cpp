@@ -17,11 +17,21 @@ void unescape_json(std::string_view raw, std::string& out) {
     }
     const char e = raw[++i];
     switch (e) {
-      case 'n': out += '\n'; break;
-      case 't': out += '\t'; break;
-      case 'r': out += '\r'; break;
-      case 'b': out += '\b'; break;
-      case 'f': out += '\f'; break;
+      case 'n':
+        out += '\n';
+        break;
+      case 't':
+        out += '\t';
+        break;
+      case 'r':
+        out += '\r';
+        break;
+      case 'b':
+        out += '\b';
+        break;
+      case 'f':
+        out += '\f';
+        break;
       case 'u': {
         if (i + 4 >= raw.size()) return;
         unsigned code = 0;
@@ -56,7 +66,8 @@ void unescape_json(std::string_view raw, std::string& out) {
         }
         break;
       }
-      default: out += e;  // \" \\ \/
+      default:
+        out += e;  // \" \\ \/
     }
   }
 }
@@ -105,18 +116,20 @@ bool unwrap_php_fpm(std::string_view line, Unwrapped& out) {
   const std::size_t quote = line.find(": \"", said);
   if (quote == std::string_view::npos) return false;
   std::string_view inner = line.substr(quote + 3);
-  if (inner.ends_with("\", pipe is closed")) inner.remove_suffix(17);
-  else if (inner.ends_with("\"")) inner.remove_suffix(1);
+  if (inner.ends_with("\", pipe is closed"))
+    inner.remove_suffix(17);
+  else if (inner.ends_with("\""))
+    inner.remove_suffix(1);
   out.inner = inner;
   // [29-Nov-2026 21:03:04] or with microseconds at log_level = debug
   StampFields fields;
   if (const std::size_t length = scan_stamp(StampFamily::clf, line, 1, fields); length > 0) {
     out.has_time = true;
-    out.time = (days_from_civil(fields.year, static_cast<unsigned>(fields.month), static_cast<unsigned>(fields.day)) *
-                    86400 +
-                fields.hour * 3600 + fields.minute * 60 + fields.second - fields.offset_seconds) *
-                   k_ns_per_s +
-               fields.nanos;
+    out.time =
+        (days_from_civil(fields.year, static_cast<unsigned>(fields.month), static_cast<unsigned>(fields.day)) * 86400 +
+         fields.hour * 3600 + fields.minute * 60 + fields.second - fields.offset_seconds) *
+            k_ns_per_s +
+        fields.nanos;
     out.time_digits = fields.digits;
   }
   const std::size_t child = line.rfind("child ", said);
@@ -128,10 +141,14 @@ bool unwrap_php_fpm(std::string_view line, Unwrapped& out) {
 
 std::string_view to_string(EnvelopeKind kind) {
   switch (kind) {
-    case EnvelopeKind::none: return "";
-    case EnvelopeKind::docker_json: return "docker-json";
-    case EnvelopeKind::cri: return "cri";
-    case EnvelopeKind::php_fpm: return "php-fpm";
+    case EnvelopeKind::none:
+      return "";
+    case EnvelopeKind::docker_json:
+      return "docker-json";
+    case EnvelopeKind::cri:
+      return "cri";
+    case EnvelopeKind::php_fpm:
+      return "php-fpm";
   }
   return "";
 }
@@ -157,10 +174,14 @@ EnvelopeKind Envelope::detect(const std::vector<std::string>& sample) {
 bool Envelope::unwrap(std::string_view line, Unwrapped& out) {
   out = Unwrapped{};
   switch (m_kind) {
-    case EnvelopeKind::none: return false;
-    case EnvelopeKind::docker_json: return unwrap_docker(line, m_buffer, out);
-    case EnvelopeKind::cri: return unwrap_cri(line, out);
-    case EnvelopeKind::php_fpm: return unwrap_php_fpm(line, out);
+    case EnvelopeKind::none:
+      return false;
+    case EnvelopeKind::docker_json:
+      return unwrap_docker(line, m_buffer, out);
+    case EnvelopeKind::cri:
+      return unwrap_cri(line, out);
+    case EnvelopeKind::php_fpm:
+      return unwrap_php_fpm(line, out);
   }
   return false;
 }

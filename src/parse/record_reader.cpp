@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 
 namespace gapscan::parse {
 
@@ -88,11 +89,27 @@ std::string RecordReader::detected_format() const {
 
 bool RecordReader::looks_like_continuation(std::string_view text) {
   const char first = text.front();
-  if (first == ' ' || first == '\t' || first == '}' || first == ']' || first == ')') return true;
+  if (first == ' ' || first == '\t' || first == '}' || first == ']' || first == ')' || first == '{') return true;
   if (first == '#' && text.size() > 1 && text[1] >= '0' && text[1] <= '9') return true;
-  static constexpr std::array<std::string_view, 7> k_starts = {"Stack trace:", "Caused by", "Next ", "[Exception ",
-                                                               "thrown in",    "Traceback", "at "};
-  return std::any_of(k_starts.begin(), k_starts.end(), [&](std::string_view start) { return text.starts_with(start); });
+  static constexpr std::array<std::string_view, 19> k_starts = {
+      "Stack trace:", "Caused by", "Next ", "[Exception ", "thrown in", "Traceback", "at ", "During handling",
+      "script_filename = ", "[0x", "PHP Stack trace:",
+      // the statement of a MySQL slow-log record
+      "SET timestamp=", "SELECT ", "INSERT ", "UPDATE ", "DELETE ", "use ", "REPLACE ", "CALL "};
+  if (std::any_of(k_starts.begin(), k_starts.end(), [&](std::string_view start) { return text.starts_with(start); })) {
+    return true;
+  }
+  // The last line of a Python traceback or a Java exception header: "ValueError: …",
+  // "java.lang.IllegalStateException: …".
+  std::size_t i = 0;
+  while (i < text.size() &&
+         (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_' || text[i] == '.' || text[i] == '$')) {
+    ++i;
+  }
+  const std::string_view name = text.substr(0, i);
+  return i > 0 && (i == text.size() || text[i] == ':') &&
+         (name.ends_with("Error") || name.ends_with("Exception") || name.ends_with("Exit") ||
+          name.ends_with("Interrupt") || name.ends_with("Warning") || name.ends_with("Throwable"));
 }
 
 void RecordReader::apply_group_by(std::string_view text, Record& record) const {

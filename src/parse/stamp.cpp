@@ -470,6 +470,51 @@ std::size_t scan_tai64n(Cursor c, StampFields& out) {
   return c.p - start;
 }
 
+/// "[ 1234.567890]" after the '[': seconds since boot (an instant near 1970, which keeps the
+/// gaps right).
+std::size_t scan_uptime(Cursor c, StampFields& out) {
+  const std::size_t start = c.p;
+  c.spaces(0);
+  const std::size_t digits_at = c.p;
+  std::int64_t value = 0;
+  while (is_digit(c.peek()) && c.p - digits_at < 10) value = value * 10 + (c.s[c.p++] - '0');
+  if (c.p == digits_at || c.peek() != '.' || !is_digit(c.peek(1))) return 0;
+  StampFields fraction;
+  read_fraction(c, fraction);
+  if (!c.eat(']')) return 0;
+  out.absolute = true;
+  out.has_zone = true;
+  out.instant = value * k_ns_per_s + fraction.nanos;
+  out.digits = fraction.digits;
+  return c.p - start;
+}
+
+std::size_t scan_epoch_long(Cursor c, StampFields& out) {
+  const std::size_t start = c.p;
+  std::int64_t value = 0;
+  int digits = 0;
+  while (is_digit(c.peek()) && digits < 20) {
+    value = value * 10 + (c.peek() - '0');
+    ++digits;
+    ++c.p;
+  }
+  if (is_digit(c.peek())) return 0;
+  if (digits == 16) {
+    if (value < 946684800000000 || value > 4102444800000000) return 0;
+    out.instant = value * k_ns_per_us;
+    out.digits = 6;
+  } else if (digits == 19) {
+    if (value < 946684800000000000 || value > 4102444800000000000) return 0;
+    out.instant = value;
+    out.digits = 9;
+  } else {
+    return 0;
+  }
+  out.absolute = true;
+  out.has_zone = true;
+  return c.p - start;
+}
+
 }  // namespace
 
 int read_month_name(std::string_view text, std::size_t& length) {
@@ -510,6 +555,10 @@ std::string_view to_string(StampFamily family) {
       return "numeric";
     case StampFamily::tai64n:
       return "tai64n";
+    case StampFamily::uptime:
+      return "uptime";
+    case StampFamily::epoch_long:
+      return "epoch-long";
   }
   return "?";
 }
@@ -538,6 +587,10 @@ std::size_t scan_stamp(StampFamily family, std::string_view line, std::size_t po
       return scan_numeric(c, out, order);
     case StampFamily::tai64n:
       return scan_tai64n(c, out);
+    case StampFamily::uptime:
+      return scan_uptime(c, out);
+    case StampFamily::epoch_long:
+      return scan_epoch_long(c, out);
   }
   return 0;
 }

@@ -107,3 +107,38 @@ TEST_CASE("Generic lines: the layout is learnt, the request id or syslog tag gro
   CHECK(parser->parse("# Nov 29 21:03:06 a comment", record) == ParseStatus::not_this_format);
   CHECK(parser->parse("no time on this line", record) == ParseStatus::not_this_format);
 }
+
+TEST_CASE("Generic lines: process keys, boot-relative and long epoch stamps, slow-log headers", "[parse][formats]") {
+  auto read = [](std::vector<std::string> lines) {
+    auto parser = format_named("generic").make_parser();
+    parser->learn(lines, {2026, 0});
+    std::vector<std::pair<TimeNs, std::string>> out;
+    Record record;
+    for (const std::string& line : lines) {
+      if (parser->parse(line, record) == ParseStatus::parsed) out.emplace_back(record.time, std::string(record.group));
+    }
+    return out;
+  };
+  const auto strace = read({"12345 21:03:04.123456 read(3, \"x\", 1) = 1", "[pid 77] 21:03:04.323456 close(3) = 0"});
+  REQUIRE(strace.size() == 2);
+  CHECK(strace[0].second == "12345");
+  CHECK(strace[1].second == "pid 77");
+  const auto mixed = read({"1234:M 29 Nov 2026 21:03:04.123 * Background saving started by pid 99",
+                           "2026-11-29 21:03:04.123 UTC [4321] LOG:  checkpoint starting: time",
+                           "2026/11/29 21:03:04 [error] 1234#0: *57 upstream timed out"});
+  REQUIRE(mixed.size() == 3);
+  CHECK(mixed[0].second == "1234:M");
+  CHECK(mixed[1].second == "[4321]");
+  CHECK(mixed[2].second == "*57");
+  const auto dmesg = read({"[    0.000000] Linux version 6.1.0", "[   12.345678] EXT4-fs (vda1): mounted"});
+  REQUIRE(dmesg.size() == 2);
+  CHECK(dmesg[1].first - dmesg[0].first == 12345678000);
+  const auto journal = read({R"({"__REALTIME_TIMESTAMP":"1764450184123456","_PID":"4242","MESSAGE":"a"})",
+                             R"({"__REALTIME_TIMESTAMP":"1764450184223456","_PID":"4242","MESSAGE":"b"})"});
+  REQUIRE(journal.size() == 2);
+  CHECK(journal[0].first == 1764450184123456000);
+  CHECK(journal[0].second == "4242");
+  const auto slow = read({"# Time: 2026-11-29T21:03:04.123456Z", "# Query_time: 2.000123  Lock_time: 0.000000"});
+  REQUIRE(slow.size() == 1);
+  CHECK(slow[0].first % k_ns_per_s == 123456000);
+}

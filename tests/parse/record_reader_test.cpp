@@ -47,6 +47,26 @@ TEST_CASE("Format detection prefers the specific layout and every line is accoun
   CHECK(account.examples[0].reason == "matches no known format");
 }
 
+TEST_CASE("Stack traces and exception lines continue their record", "[parse][reader]") {
+  RecordReader reader(ReaderOptions{});
+  const std::vector<std::string> lines = {
+      "2026-11-29 21:03:04,123 ERROR worker failed",
+      "Traceback (most recent call last):",
+      "  File \"a.py\", line 3, in <module>",
+      "ValueError: bad value",
+      "java.lang.IllegalStateException: broken",
+      "\tat com.example.Main.run(Main.java:12)",
+      "[0x00007f3a2c813e10] curl_exec() /srv/a.php:42",
+      "SELECT SLEEP(2);",
+      "a line that is not a continuation",
+  };
+  reader.detect(lines);
+  const auto classes = classify(reader, lines);
+  CHECK(classes == std::vector<LineClass>{LineClass::record, LineClass::continuation, LineClass::continuation,
+                                          LineClass::continuation, LineClass::continuation, LineClass::continuation,
+                                          LineClass::continuation, LineClass::continuation, LineClass::unparsed});
+}
+
 TEST_CASE("A malformed JSON record is unparsed with its reason", "[parse][reader]") {
   RecordReader reader(ReaderOptions{});
   const auto classes = classify(reader, {R"({"datetime":"yesterday","message":"x"})", R"({"message":"cut)"});

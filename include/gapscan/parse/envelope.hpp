@@ -19,13 +19,13 @@ enum class EnvelopeKind { none, docker_json, cri, php_fpm };
 std::string_view to_string(EnvelopeKind kind);
 
 struct Unwrapped {
-  std::string_view inner;       ///< the carried line (may point into the unwrapper's buffer)
+  std::string_view inner;  ///< the carried line (may point into the unwrapper's buffer)
   bool has_time = false;
-  TimeNs time = 0;              ///< the envelope's time
+  TimeNs time = 0;  ///< the envelope's time
   std::uint8_t time_digits = 0;
-  std::string_view group;       ///< e.g. "child 4242" for php-fpm; empty otherwise
-  bool partial = false;         ///< CRI 'P': the line continues in the next envelope of its stream
-  int stream = 0;               ///< CRI: 0 stdout, 1 stderr
+  std::string_view group;  ///< e.g. "child 4242" for php-fpm; empty otherwise
+  bool partial = false;    ///< CRI 'P': the line continues in the next envelope of its stream
+  int stream = 0;          ///< CRI: 0 stdout, 1 stderr
 };
 
 class Envelope {

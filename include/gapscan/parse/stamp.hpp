@@ -37,8 +37,10 @@ enum class StampFamily : std::uint8_t {
   compact,     ///< 261129 210304, 20261129-21:3:4:123 (integer ms), 261129  9:03:04
   numeric,     ///< 11/29/26 21:03:04, 29-11-2026 21:03:04, 26/11/29 21:03:04 (order chosen per file)
   tai64n,      ///< @4000000069...: TAI64N label
+  uptime,      ///< "   12.345678]": seconds since boot in dmesg and journalctl -o short-monotonic
+  epoch_long,  ///< 16 digits (microseconds) or 19 digits (nanoseconds); only under a time-like key
 };
-inline constexpr int k_stamp_families = 9;
+inline constexpr int k_stamp_families = 11;
 
 std::string_view to_string(StampFamily family);
 

@@ -30,8 +30,16 @@ namespace {
 
 constexpr std::size_t k_ranked = 8;
 constexpr std::array<StampFamily, k_stamp_families> k_families = {
-    StampFamily::ymd,       StampFamily::month_name, StampFamily::epoch,   StampFamily::clf,   StampFamily::month_day,
-    StampFamily::time_only, StampFamily::compact,    StampFamily::numeric, StampFamily::tai64n};
+    StampFamily::ymd,       StampFamily::month_name, StampFamily::epoch,     StampFamily::clf,
+    StampFamily::month_day, StampFamily::time_only,  StampFamily::compact,   StampFamily::numeric,
+    StampFamily::tai64n,    StampFamily::uptime,     StampFamily::epoch_long};
+
+/// Long epochs (µs, ns) look like ids: they are read only under a key that says time.
+bool admissible(StampFamily family, const Anchor& anchor) {
+  if (family == StampFamily::epoch_long) return anchor.keyed() && time_key_rank(anchor.key) < 100;
+  if (family == StampFamily::uptime) return anchor.kind == AnchorKind::after_bracket;
+  return true;
+}
 
 bool is_comment(std::string_view line) { return !line.empty() && line[0] == '#'; }
 
@@ -52,12 +60,55 @@ std::string_view syslog_tag(std::string_view rest) {
   return rest.substr(start, colon + 1 - start);
 }
 
+inline bool all_digits(std::string_view text) {
+  return !text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+/// A process or connection key where the layout has one: strace -f ("[pid 1234] …" or
+/// "1234 <time> …"), Redis ("1234:M <time> …"), PostgreSQL ("<time> [1234] …") and nginx's
+/// error log ("[error] 1234#0: *57 …", by connection).
+std::string_view process_key(std::string_view line, std::string_view message) {
+  if (line.starts_with("[pid ")) {
+    const std::size_t close = line.find(']');
+    if (close != std::string_view::npos && all_digits(line.substr(5, close - 5))) return line.substr(1, close - 1);
+  }
+  const std::size_t space = line.find(' ');
+  if (space != std::string_view::npos && space > 0 && space <= 10) {
+    const std::string_view first = line.substr(0, space);
+    if (all_digits(first) && first.size() <= 7 && message.data() > line.data() + space) return first;
+    const std::size_t colon = first.find(':');
+    if (colon != std::string_view::npos && colon + 2 == first.size() && all_digits(first.substr(0, colon)))
+      return first;
+  }
+  if (message.starts_with('[')) {
+    const std::size_t close = message.find(']');
+    if (close != std::string_view::npos && close > 1 && all_digits(message.substr(1, close - 1))) {
+      return message.substr(0, close + 1);
+    }
+    // nginx: [level] pid#tid: *connection
+    const std::size_t hash = message.find('#', close);
+    if (close != std::string_view::npos && hash != std::string_view::npos && hash < close + 12) {
+      const std::size_t star = message.find(": *", hash);
+      if (star != std::string_view::npos && star < hash + 8) {
+        std::size_t end = star + 3;
+        while (end < message.size() && message[end] >= '0' && message[end] <= '9') ++end;
+        if (end > star + 3) return message.substr(star + 2, end - star - 2);
+      }
+    }
+  }
+  return {};
+}
+
 std::string_view request_id(std::string_view line) {
   std::string_view id = find_request_id_pair(line);
   if (!id.empty()) return id;
   if (line.find('{') != std::string_view::npos) {
     for (std::string_view key : {"reqId", "request_id", "requestId", "req_id", "trace_id", "traceId"}) {
       id = json_string_field(line, key);
+      if (!id.empty()) return id;
+    }
+    for (std::string_view key : {"_PID", "pid", "process_id", "thread", "tid"}) {  // journald, bunyan, …
+      id = json_path_value(line, key);
       if (!id.empty()) return id;
     }
   }
@@ -99,6 +150,7 @@ class GenericLineParser final : public LineParser {
       found.clear();
       for (const AnchorHit& hit : m_hits) {
         for (StampFamily family : k_families) {
+          if (!admissible(family, hit.anchor)) continue;
           const std::size_t length = scan_stamp(family, line, hit.pos, fields, m_order);
           if (length > 0) found.push_back({family, &hit, hit.pos + length});
         }
@@ -155,6 +207,7 @@ class GenericLineParser final : public LineParser {
   }
 
   ParseStatus parse(std::string_view line, Record& record) override {
+    if (line.starts_with("# Time: ")) return parse_slow_log_header(line, record);  // MySQL slow log
     if (line.empty() || is_comment(line)) return ParseStatus::not_this_format;
     StampFields stamp;
     const std::size_t end = find_stamp(line, stamp);
@@ -169,6 +222,21 @@ class GenericLineParser final : public LineParser {
     record.level = {};
     record.group = request_id(line);
     if (record.group.empty()) record.group = syslog_tag(record.message);
+    if (record.group.empty()) record.group = process_key(line, record.message);
+    return ParseStatus::parsed;
+  }
+
+  /// "# Time: 2026-11-29T21:03:04.123456Z" or "# Time: 261129 21:03:04": a slow-log record.
+  ParseStatus parse_slow_log_header(std::string_view line, Record& record) {
+    StampFields stamp;
+    std::size_t length = scan_stamp(StampFamily::ymd, line, 8, stamp);
+    if (length == 0) length = scan_stamp(StampFamily::compact, line, 8, stamp);
+    if (length == 0) return ParseStatus::not_this_format;
+    record = Record{};
+    record.time = m_clock.instant(stamp);
+    record.time_digits = stamp.digits;
+    record.zoned = stamp.has_zone;
+    record.message = line;
     return ParseStatus::parsed;
   }
 
@@ -202,6 +270,7 @@ class GenericLineParser final : public LineParser {
                           (hit.anchor.keyed() && time_key_rank(hit.anchor.key) < 100);
       if (!common || hit.pos >= best_pos) continue;
       for (StampFamily family : k_families) {
+        if (!admissible(family, hit.anchor)) continue;
         if (family == StampFamily::epoch && !hit.anchor.keyed()) continue;  // bare numbers are too often ids
         StampFields fields;
         if (const std::size_t length = scan_stamp(family, line, hit.pos, fields, m_order)) {
