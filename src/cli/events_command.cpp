@@ -50,7 +50,7 @@ int events_command(const std::vector<std::string>& args) {
     reader.user_formats = *user_formats;
     const int file_year = source::modification_year(spec);
     reader.time.default_year = options->year != 0 ? options->year : file_year != 0 ? file_year : 1970;
-    reader.time.zone_offset_seconds = options->zone_offset_seconds;
+    reader.time.zone = options->zone;
     const InputResult result = read_records(
         std::move(*bytes), id++, reader,
         [&](const parse::Record& record, std::string_view, const LineLocation& location) {

@@ -37,7 +37,8 @@ po::options_description scan_description(ScanOptions& options, std::string& outp
       ("year", po::value(&options.config.year),
        "year of stamps that have none (syslog), when no line of the file has one "
        "(default: the file's modification year)")
-      ("tz", po::value(&tz)->default_value("UTC"), "zone of stamps that have none: UTC or an offset such as +01:00")
+      ("tz", po::value(&tz)->default_value("UTC"),
+       "zone of stamps that have none: UTC, an offset such as +01:00, or a name such as Europe/Berlin")
       ("jobs,j", po::value(&options.config.jobs)->default_value(2),
        "threads: 1 reads and analyses on one thread; 2 or more analyse on a second thread "
        "while reading goes on (the report is the same)");
@@ -74,38 +75,16 @@ Expected<parse::GroupBy> parse_group_by(const std::string& text) {
   return by;
 }
 
-/// --tz: UTC, Z, or a fixed offset such as +01:00, -0700, +5.
-std::optional<int> parse_zone(const std::string& text) {
-  if (text.empty() || text == "UTC" || text == "Z" || text == "GMT") return 0;
-  if (text[0] != '+' && text[0] != '-') return std::nullopt;
-  const int sign = text[0] == '-' ? -1 : 1;
-  int hours = 0, minutes = 0;
-  std::string digits;
-  for (char c : text.substr(1)) {
-    if (c != ':') digits += c;
-  }
-  if (digits.empty() || digits.size() > 4 || digits.find_first_not_of("0123456789") != std::string::npos) {
-    return std::nullopt;
-  }
-  if (digits.size() <= 2) {
-    hours = std::stoi(digits);
-  } else {
-    hours = std::stoi(digits.substr(0, digits.size() - 2));
-    minutes = std::stoi(digits.substr(digits.size() - 2));
-  }
-  if (hours > 23 || minutes > 59) return std::nullopt;
-  return sign * (hours * 3600 + minutes * 60);
-}
-
-/// Validates --year and --tz into the time settings.
-std::optional<Diagnostic> time_options(int year, const std::string& tz, int& zone_offset) {
+/// Validates --year and loads --tz.
+std::optional<Diagnostic> time_options(int year, const std::string& tz, std::shared_ptr<const parse::Zone>& zone) {
   if (year != 0 && (year < 1 || year > 9999)) return usage_error("--year must be between 1 and 9999", "");
-  const auto zone = parse_zone(tz);
-  if (!zone) {
-    return usage_error(fmt::format("unknown --tz '{}'", tz),
-                       "give UTC or a fixed offset such as +01:00 or -0700; named zones are not supported yet");
+  auto loaded = parse::Zone::load(tz);
+  if (!loaded) {
+    Diagnostic error = loaded.error();
+    error.message = "--tz: " + error.message;
+    return error;
   }
-  zone_offset = *zone;
+  if (!loaded->is_utc()) zone = std::make_shared<const parse::Zone>(std::move(*loaded));
   return std::nullopt;
 }
 
@@ -139,7 +118,7 @@ Expected<ScanOptions> parse_scan_options(const std::vector<std::string>& args) {
   if (!by) return unexpected(by.error());
   options.config.group_by = std::move(*by);
   if (options.config.jobs == 0) return unexpected(usage_error("--jobs must be at least 1", ""));
-  if (auto error = time_options(options.config.year, tz, options.config.zone_offset_seconds)) {
+  if (auto error = time_options(options.config.year, tz, options.config.zone)) {
     return unexpected(*error);
   }
   if (options.config.idle_timeout_s <= 0) {
@@ -194,7 +173,7 @@ Expected<EventsOptions> parse_events_options(const std::vector<std::string>& arg
   auto by = parse_group_by(group_by);
   if (!by) return unexpected(by.error());
   options.group_by = std::move(*by);
-  if (auto error = time_options(options.year, tz, options.zone_offset_seconds)) return unexpected(*error);
+  if (auto error = time_options(options.year, tz, options.zone)) return unexpected(*error);
   return options;
 }
 

@@ -30,7 +30,7 @@ report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Enco
   options.group_by = config.group_by;
   options.user_formats = pipeline.user_formats;
   options.time.default_year = config.year != 0 ? config.year : file_year != 0 ? file_year : 1970;
-  options.time.zone_offset_seconds = config.zone_offset_seconds;
+  options.time.zone = config.zone;
   InputResult result =
       read_records(std::move(bytes), id, options,
                    [&](const parse::Record& record, std::string_view text, const LineLocation& location) {

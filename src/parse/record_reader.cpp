@@ -175,7 +175,8 @@ LineClass RecordReader::read(std::string_view line, const LineLocation& location
         }
       }
       apply_group_by(text, record);
-      if (!record.zoned) record.time -= static_cast<TimeNs>(m_options.time.zone_offset_seconds) * k_ns_per_s;
+      if (!record.zoned && m_options.time.zone) record.time = m_options.time.zone->to_utc(record.time, m_last_utc);
+      m_last_utc = record.time;
       record.format = candidate.info->name;
       ++m_account.records;
       ++candidate.records;

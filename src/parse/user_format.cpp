@@ -2,12 +2,14 @@
 #include <gapscan/parse/stamp_clock.hpp>
 #include <gapscan/parse/time_layout.hpp>
 #include <gapscan/parse/user_format.hpp>
+#include <gapscan/parse/zone.hpp>
 
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
 #include <algorithm>
 #include <array>
+#include <climits>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -20,7 +22,7 @@ struct UserFormat {
   std::shared_ptr<const Regex> regex;
   TimeLayout layout;
   int time_group = 0, group_group = 0, message_group = 0, channel_group = 0, level_group = 0;
-  std::optional<int> zone_offset;  ///< zone of times without one; else the input's zone
+  std::shared_ptr<const Zone> zone;  ///< zone of times without one; null: the input's zone (--tz)
 };
 
 class UserLineParser final : public LineParser {
@@ -31,8 +33,12 @@ class UserLineParser final : public LineParser {
     (void)sample;
     m_clock = StampClock(0, settings.default_year);
     m_default_year = settings.default_year;
+    m_previous = INT64_MIN;
   }
-  void restart() override { m_clock = StampClock(0, m_default_year); }
+  void restart() override {
+    m_clock = StampClock(0, m_default_year);
+    m_previous = INT64_MIN;
+  }
 
   ParseStatus parse(std::string_view line, Record& record) override {
     if (!m_format->regex->match(line, m_groups)) return ParseStatus::not_this_format;
@@ -44,10 +50,11 @@ class UserLineParser final : public LineParser {
     record.time = m_clock.instant(fields);
     record.time_digits = fields.digits;
     record.zoned = fields.has_zone;
-    if (!fields.has_zone && m_format->zone_offset) {
-      record.time -= static_cast<TimeNs>(*m_format->zone_offset) * k_ns_per_s;
+    if (!fields.has_zone && m_format->zone) {
+      record.time = m_format->zone->to_utc(record.time, m_previous);
       record.zoned = true;
     }
+    m_previous = record.time;
     auto group = [&](int index) { return index > 0 ? m_groups[static_cast<std::size_t>(index)] : std::string_view(); };
     record.group = group(m_format->group_group);
     record.message = m_format->message_group > 0 ? group(m_format->message_group) : line;
@@ -63,6 +70,7 @@ class UserLineParser final : public LineParser {
   std::vector<std::string_view> m_groups;
   StampClock m_clock;
   int m_default_year = 1970;
+  TimeNs m_previous = INT64_MIN;  // the last instant, for the choice around a change of offset
   std::string m_reason;
 };
 
@@ -155,14 +163,11 @@ std::optional<FormatInfo> parse_format_file(std::string_view text, const std::st
       format->layout = std::move(*layout);
   }
   if (const std::string zone = string_of("zone", false); !zone.empty()) {
-    StampFields zone_fields;
-    auto zone_layout = TimeLayout::compile("%H %z", file);
-    if (zone == "UTC" || zone == "GMT") zone_fields.has_zone = true;
-    if (!zone_fields.has_zone && (!zone_layout || !zone_layout->read("00 " + zone, zone_fields))) {
-      error(*root.get("zone"), fmt::format("zone '{}' is not UTC or an offset such as +01:00", zone));
-    } else {
-      format->zone_offset = zone_fields.offset_seconds;
-    }
+    auto loaded = Zone::load(zone);
+    if (!loaded)
+      error(*root.get("zone"), loaded.error().message);
+    else
+      format->zone = std::make_shared<const Zone>(std::move(*loaded));
   }
   std::vector<std::string> samples;
   if (const toml::node* node = root.get("samples")) {

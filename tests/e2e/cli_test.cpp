@@ -119,3 +119,14 @@ TEST_CASE("A truncated archive is named with its offset, and what was read is an
   CHECK(json["lines"]["records"].get<int>() > 100);
   CHECK(json["diagnostics"][0]["where"] == path);
 }
+
+TEST_CASE("Option tz takes zone names and reads a log through the autumn change", "[e2e][cli]") {
+  // 02:59 CEST, then the clocks go back: 02:05 CET is six minutes later, not 54 minutes earlier.
+  const auto events = run_command("printf '2026-10-25 02:59:00 a\\n2026-10-25 02:05:00 b\\n' | " +
+                                  gapscan_command("events --tz Europe/Berlin"));
+  CHECK(events.exit_code == 0);
+  CHECK(events.out == "1\t1792889940000000000\t-\tgeneric\n2\t1792890300000000000\t-\tgeneric\n");
+  const auto unknown = run_command(gapscan_command("events --tz Mars/Olympus_Mons /dev/null"), true);
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.out.find("gapscan: error: --tz: unknown time zone 'Mars/Olympus_Mons'") == 0);
+}

@@ -81,3 +81,28 @@ TEST_CASE("Broken format files give file:line errors", "[parse][user-format]") {
   CHECK(to_string(diagnostics[0]) ==
         "formats/app.toml:4: error: sample does not parse: yesterday hello (the time does not fit the layout %s)");
 }
+
+TEST_CASE("A user format's zone may be a name, read through the autumn change", "[parse][user-format]") {
+  std::vector<Diagnostic> diagnostics;
+  auto format = parse_format_file(
+      "name = \"app\"\nregex = '^(?P<time>\\S+ \\S+) (?P<message>.*)'\ntime_layout = \"%F %T\"\n"
+      "zone = \"Europe/Berlin\"\nsamples = [\"2026-10-25 02:59:00 hello\"]\n",
+      "formats/app.toml", diagnostics);
+  REQUIRE(diagnostics.empty());
+  REQUIRE(format);
+  auto parser = format->make_parser();
+  parser->learn({}, TimeSettings{});
+  Record first, second;
+  REQUIRE(parser->parse("2026-10-25 02:59:00 before", first) == ParseStatus::parsed);
+  REQUIRE(parser->parse("2026-10-25 02:05:00 after", second) == ParseStatus::parsed);
+  CHECK(first.zoned);
+  CHECK(second.time - first.time == 6 * 60 * k_ns_per_s);
+
+  CHECK_FALSE(
+      parse_format_file("name = \"app\"\nregex = '^(?P<time>\\S+) (?P<message>.*)'\ntime_layout = \"%s\"\n"
+                        "zone = \"Mars/Olympus_Mons\"\nsamples = [\"1764450184 hello\"]\n",
+                        "formats/app.toml", diagnostics));
+  REQUIRE(diagnostics.size() == 1);
+  CHECK(diagnostics[0].where == "formats/app.toml:4");
+  CHECK(diagnostics[0].message.find("unknown time zone 'Mars/Olympus_Mons'") == 0);
+}

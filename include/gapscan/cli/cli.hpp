@@ -34,9 +34,9 @@ struct ScanConfig {
   std::vector<std::string> format_files;  ///< --format-file: user-defined formats
   parse::GroupBy group_by;                ///< --group-by
   double idle_timeout_s = 600;
-  int year = 0;                 ///< --year: for yearless stamps; 0: the file's modification year
-  int zone_offset_seconds = 0;  ///< --tz: zone of stamps that do not say
-  unsigned jobs = 2;            ///< 1: one thread; 2 or more: analysis on a second thread
+  int year = 0;                             ///< --year: for yearless stamps; 0: the file's modification year
+  std::shared_ptr<const parse::Zone> zone;  ///< --tz: zone of stamps that do not say (null: UTC)
+  unsigned jobs = 2;                        ///< 1: one thread; 2 or more: analysis on a second thread
 };
 
 /// Runs the whole pipeline. `exit_code` receives 0 or k_exit_input_error; a catalog that

@@ -29,7 +29,7 @@ struct EventsOptions {
   parse::GroupBy group_by;
   std::vector<std::string> format_files;
   int year = 0;
-  int zone_offset_seconds = 0;
+  std::shared_ptr<const parse::Zone> zone;
   bool help = false;
 };
 

@@ -3,6 +3,7 @@
 // one file under src/parse/formats/ and one line to the table in format_registry.cpp.
 
 #include <gapscan/parse/record.hpp>
+#include <gapscan/parse/zone.hpp>
 
 #include <functional>
 #include <memory>
@@ -21,8 +22,8 @@ enum class ParseStatus {
 
 /// What an input's stamps do not say, as the user or the file tells it.
 struct TimeSettings {
-  int default_year = 1970;      ///< for yearless stamps when no stamp of the input has a year
-  int zone_offset_seconds = 0;  ///< east of UTC, for stamps without a zone (--tz)
+  int default_year = 1970;           ///< for yearless stamps when no stamp of the input has a year
+  std::shared_ptr<const Zone> zone;  ///< for stamps without a zone (--tz); null: UTC
 };
 
 /// Parses lines of one format. Holds per-input scratch state (e.g. a JSON parser), so one

@@ -9,6 +9,7 @@
 #include <gapscan/parse/format.hpp>
 #include <gapscan/parse/record.hpp>
 
+#include <climits>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -102,6 +103,7 @@ class RecordReader {
   bool m_in_partial[2] = {false, false};  // the previous CRI line of stdout / stderr was partial ('P')
   std::string_view m_record_text;
   std::uint64_t m_envelope_records = 0;  // records timed by their envelope
+  TimeNs m_last_utc = INT64_MIN;         // instant of the last record, for zone changes
   bool m_seen_record = false;
   LineAccount m_account;
 };

@@ -1,0 +1,49 @@
+#pragma once
+// Time zones for stamps that do not carry one (--tz): UTC, a fixed offset, or a named zone
+// from the system's zone database (TZif files in /usr/share/zoneinfo, or $TZDIR).
+//
+// A local time is turned into UTC with the offset in force at that instant. Around a change
+// of offset (daylight saving time) a local time may exist twice (autumn) or not at all
+// (spring): of two candidates the one at or after the previous line's instant is taken, so
+// that a log written through the change neither jumps back nor gains an invented hour; a
+// time in the spring gap is read with the offset before the change.
+
+#include <gapscan/core/expected.hpp>
+#include <gapscan/core/time.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gapscan::parse {
+
+class Zone {
+ public:
+  /// "UTC", "Z", "GMT", "+01:00", "-0700", "+5", or a zone name such as "Europe/Berlin".
+  static Expected<Zone> load(const std::string& name);
+
+  /// A fixed offset east of UTC, in seconds.
+  static Zone fixed(int offset_seconds);
+
+  /// The instant of local wall-clock time `local` (ns, as if it were UTC); `previous` is the
+  /// instant of the line before (for the choice around changes), or INT64_MIN.
+  TimeNs to_utc(TimeNs local, TimeNs previous) const;
+
+  /// The offset (seconds east of UTC) in force at a UTC instant (seconds).
+  int offset_at(std::int64_t utc_seconds) const;
+
+  const std::string& name() const { return m_name; }
+  bool is_utc() const { return m_transitions.empty() && m_initial_offset == 0; }
+
+ private:
+  /// Appends the transitions of a POSIX TZ rule ("CET-1CEST,M3.5.0,M10.5.0/3") after the
+  /// last one, up to `until_year`; an unreadable rule adds nothing.
+  void extend_with_rule(const std::string& rule, std::int64_t until_year);
+
+  std::string m_name;
+  int m_initial_offset = 0;                 // before the first transition (or always, if none)
+  std::vector<std::int64_t> m_transitions;  // UTC seconds, ascending
+  std::vector<int> m_offsets;               // offset from each transition on
+};
+
+}  // namespace gapscan::parse
