@@ -251,6 +251,9 @@ DetectionResult Analyzer::finish() {
   m_summary.gaps = m_pool.gap_count();
   m_summary.zero_gaps = m_pool.zero_gaps();
   m_summary.out_of_order = m_pool.out_of_order();
+  m_summary.clock_steps = m_pool.clock_steps();
+  m_summary.largest_clock_step = m_pool.largest_clock_step();
+  m_summary.largest_clock_step_at = m_pool.largest_clock_step_at();
   m_summary.typical_resolution = m_pool.typical_resolution();
 
   merge_clusters();

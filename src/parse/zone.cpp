@@ -14,7 +14,8 @@ namespace {
 
 std::int64_t read_be(const std::string& data, std::size_t at, int bytes) {
   std::uint64_t value = 0;
-  for (int i = 0; i < bytes; ++i) value = (value << 8) | static_cast<unsigned char>(data[at + static_cast<std::size_t>(i)]);
+  for (int i = 0; i < bytes; ++i)
+    value = (value << 8) | static_cast<unsigned char>(data[at + static_cast<std::size_t>(i)]);
   if (bytes == 4) return static_cast<std::int32_t>(static_cast<std::uint32_t>(value));
   return static_cast<std::int64_t>(value);
 }
@@ -56,7 +57,8 @@ std::optional<int> posix_seconds(const std::string& text, std::size_t& at) {
     }
     const std::size_t start = at;
     int value = 0;
-    while (at < text.size() && text[at] >= '0' && text[at] <= '9' && at - start < 3) value = value * 10 + (text[at++] - '0');
+    while (at < text.size() && text[at] >= '0' && text[at] <= '9' && at - start < 3)
+      value = value * 10 + (text[at++] - '0');
     if (at == start) return std::nullopt;
     total += value * (part == 0 ? 3600 : part == 1 ? 60 : 1);
   }
@@ -106,7 +108,8 @@ std::optional<RuleDate> parse_rule_date(const std::string& text, std::size_t& at
   auto number = [&](int& out) {
     const std::size_t start = at;
     out = 0;
-    while (at < text.size() && text[at] >= '0' && text[at] <= '9' && at - start < 3) out = out * 10 + (text[at++] - '0');
+    while (at < text.size() && text[at] >= '0' && text[at] <= '9' && at - start < 3)
+      out = out * 10 + (text[at++] - '0');
     return at > start;
   };
   if (at < text.size() && text[at] == 'M') {
@@ -176,26 +179,29 @@ void Zone::extend_with_rule(const std::string& rule, std::int64_t until_year) {
 Zone Zone::fixed(int offset_seconds) {
   Zone zone;
   zone.m_initial_offset = offset_seconds;
-  zone.m_name = offset_seconds == 0 ? "UTC" : fmt::format("{:+03d}:{:02d}", offset_seconds / 3600, std::abs(offset_seconds) / 60 % 60);
+  zone.m_name = offset_seconds == 0
+                    ? "UTC"
+                    : fmt::format("{:+03d}:{:02d}", offset_seconds / 3600, std::abs(offset_seconds) / 60 % 60);
   return zone;
 }
 
 Expected<Zone> Zone::load(const std::string& name) {
   if (const auto offset = parse_offset(name)) return fixed(*offset);
-  const bool safe = !name.empty() && name.find("..") == std::string::npos && name[0] != '/' &&
-                    name.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/_+-") ==
-                        std::string::npos;
+  const bool safe =
+      !name.empty() && name.find("..") == std::string::npos && name[0] != '/' &&
+      name.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/_+-") == std::string::npos;
   if (!safe) return unexpected(make_error("", fmt::format("'{}' is not a time zone name", name)));
   const char* dir = std::getenv("TZDIR");
   const std::string path = std::string(dir != nullptr && *dir != '\0' ? dir : "/usr/share/zoneinfo") + "/" + name;
   std::ifstream in(path, std::ios::binary);
   const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (data.size() < 44 || data.compare(0, 4, "TZif") != 0) {
-    return unexpected(make_error("", fmt::format("unknown time zone '{}' (no zone file {})", name, path),
-                                 "give a name such as Europe/Berlin (package tzdata), UTC, or an offset such as +01:00"));
+    return unexpected(
+        make_error("", fmt::format("unknown time zone '{}' (no zone file {})", name, path),
+                   "give a name such as Europe/Berlin (package tzdata), UTC, or an offset such as +01:00"));
   }
   // Version 1 block, then (version 2+) the same with 64-bit times, which is what we read.
-  auto counts = [&](std::size_t at, std::int64_t (&c)[6]) {
+  auto counts = [&](std::size_t at, std::int64_t(&c)[6]) {
     for (int i = 0; i < 6; ++i) c[i] = read_be(data, at + 20 + static_cast<std::size_t>(i) * 4, 4);
   };
   std::int64_t c[6];
@@ -234,8 +240,8 @@ Expected<Zone> Zone::load(const std::string& name) {
   // Version 2+: the footer's POSIX TZ rule covers the times after the last transition (slim
   // zone files stop at the present); spell it out as transitions up to 2100.
   if (time_size == 8) {
-    const std::size_t footer = needed + static_cast<std::size_t>(c[5]) + static_cast<std::size_t>(c[2]) * 12 + static_cast<std::size_t>(c[1]) +
-                               static_cast<std::size_t>(c[0]);
+    const std::size_t footer = needed + static_cast<std::size_t>(c[5]) + static_cast<std::size_t>(c[2]) * 12 +
+                               static_cast<std::size_t>(c[1]) + static_cast<std::size_t>(c[0]);
     if (footer < data.size() && data[footer] == '\n') {
       const std::size_t end = data.find('\n', footer + 1);
       if (end != std::string::npos) zone.extend_with_rule(data.substr(footer + 1, end - footer - 1), 2100);

@@ -128,6 +128,12 @@ Report build_report(const RunResults& results) {
   report.analysis.gaps = detection.gaps;
   report.analysis.zero_gaps = detection.zero_gaps;
   report.analysis.out_of_order = detection.out_of_order;
+  report.analysis.clock_steps = detection.clock_steps;
+  if (detection.clock_steps > 0) {
+    report.analysis.largest_clock_step_s = static_cast<double>(detection.largest_clock_step) / 1e9;
+    report.analysis.largest_clock_step_at = fmt::format(
+        "{}:{}", results.sources->name(detection.largest_clock_step_at.source), detection.largest_clock_step_at.line);
+  }
   report.analysis.resolution_ms = static_cast<double>(detection.typical_resolution) / 1e6;
   report.analysis.pooled_test = detection.pooled_test_run;
   report.analysis.idle_closed = results.grouping->idle_closed;

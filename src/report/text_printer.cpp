@@ -154,6 +154,10 @@ std::string render_text(const Report& report) {
                   count(a.streams), count(a.windows), count(a.keyed_windows), count(a.windows_tested), count(a.gaps));
   if (a.zero_gaps > 0) out += fmt::format(", {} zero", count(a.zero_gaps));
   if (a.out_of_order > 0) out += fmt::format(", {} lines out of order", count(a.out_of_order));
+  if (a.clock_steps > 0) {
+    out += fmt::format(", {} clock step{} back (largest {} before {}; no gap measured across)", count(a.clock_steps),
+                       a.clock_steps == 1 ? "" : "s", duration(a.largest_clock_step_s * 1e3), a.largest_clock_step_at);
+  }
   out += fmt::format("; timestamp resolution {}; pooled test {}\n", duration(a.resolution_ms),
                      a.pooled_test ? "run" : "not run (fewer than 5 streams)");
   out += fmt::format("Catalog    {}, {} causes\n", report.catalog_origin, report.catalog_causes);

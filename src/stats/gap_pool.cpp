@@ -25,6 +25,11 @@ void GapPool::add(const stream::StreamWindow& window, const GapSeries& series) {
   m_gap_count += series.gaps.size();
   m_zero_gaps += series.zero_gaps;
   m_out_of_order += series.out_of_order;
+  m_clock_steps += series.clock_steps;
+  if (series.largest_clock_step > m_largest_clock_step) {
+    m_largest_clock_step = series.largest_clock_step;
+    m_largest_clock_step_at = series.largest_clock_step_at;
+  }
   if (!series.gaps.empty()) m_resolutions[series.resolution] += series.gaps.size();
 
   // Each window counts once per bin in the support histogram and once per coarse bin in the

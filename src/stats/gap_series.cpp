@@ -22,18 +22,38 @@ GapSeries build_gap_series(const stream::StreamWindow& window) {
   const std::size_t n = entries.size();
   series.order.resize(n);
   std::iota(series.order.begin(), series.order.end(), 0u);
-  bool sorted = true;
+  if (n == 0) return series;
+
+  // Segments: a line more than k_clock_step behind the latest time so far, followed by a
+  // line that stays behind too, means the clock was set back (NTP step, a VM restored, a
+  // zone change the reader did not know of): the lines after it start a new segment, and
+  // no gap is measured across the step. A lone line behind is only out of order (a line
+  // stamped at a request's start but written at its end) and is sorted in.
+  std::vector<std::uint32_t> starts{0};
+  TimeNs latest = entries[0].time;
   for (std::size_t i = 1; i < n; ++i) {
-    if (entries[i].time < entries[i - 1].time) {
-      ++series.out_of_order;
-      sorted = false;
+    const TimeNs time = entries[i].time;
+    if (time < latest - k_clock_step && i + 1 < n && entries[i + 1].time < latest - k_clock_step) {
+      const DurationNs step = latest - time;
+      ++series.clock_steps;
+      if (step > series.largest_clock_step) {
+        series.largest_clock_step = step;
+        series.largest_clock_step_at = entries[i].location;
+      }
+      starts.push_back(static_cast<std::uint32_t>(i));
+      latest = time;
+      continue;
+    }
+    if (time < entries[i - 1].time) ++series.out_of_order;
+    latest = std::max(latest, time);
+  }
+  starts.push_back(static_cast<std::uint32_t>(n));
+  if (series.out_of_order > 0) {
+    for (std::size_t s = 0; s + 1 < starts.size(); ++s) {
+      std::stable_sort(series.order.begin() + starts[s], series.order.begin() + starts[s + 1],
+                       [&](std::uint32_t a, std::uint32_t b) { return entries[a].time < entries[b].time; });
     }
   }
-  if (!sorted) {
-    std::stable_sort(series.order.begin(), series.order.end(),
-                     [&](std::uint32_t a, std::uint32_t b) { return entries[a].time < entries[b].time; });
-  }
-  if (n == 0) return series;
 
   // Resolution: the largest power of ten dividing every sub-second part (loggers tick in
   // powers of ten; a gcd such as 7 ms only means the lines were regular), trusted when
@@ -51,10 +71,17 @@ GapSeries build_gap_series(const stream::StreamWindow& window) {
   for (int i = digits; i < 9; ++i) nominal *= 10;
   series.resolution = n >= 16 ? std::max(decimal, nominal) : nominal;
 
-  series.span = entries[series.order.back()].time - entries[series.order.front()].time;
   series.gaps.reserve(n - 1);
   const double resolution = static_cast<double>(series.resolution);
+  std::size_t segment = 0;
+  for (std::size_t s = 0; s + 1 < starts.size(); ++s) {
+    series.span += entries[series.order[starts[s + 1] - 1]].time - entries[series.order[starts[s]]].time;
+  }
   for (std::size_t i = 1; i < n; ++i) {
+    if (i == starts[segment + 1]) {  // the first line after a clock step: no gap
+      ++segment;
+      continue;
+    }
     const stream::Entry& previous = entries[series.order[i - 1]];
     const stream::Entry& current = entries[series.order[i]];
     const DurationNs raw = current.time - previous.time;

@@ -130,3 +130,23 @@ TEST_CASE("Option tz takes zone names and reads a log through the autumn change"
   CHECK(unknown.exit_code == 2);
   CHECK(unknown.out.find("gapscan: error: --tz: unknown time zone 'Mars/Olympus_Mons'") == 0);
 }
+
+TEST_CASE("A clock set back is reported, not turned into a gap", "[e2e][cli]") {
+  const std::string path = "gapscan_cli_test_step.log";
+  {
+    std::ofstream out(path);
+    for (int i = 0; i < 30; ++i) out << "2026-11-29 10:00:" << (i < 10 ? "0" : "") << i << ".000 before the step\n";
+    for (int i = 0; i < 30; ++i) out << "2026-11-29 09:00:" << (i < 10 ? "0" : "") << i << ".500 after the step\n";
+  }
+  const auto json_run = run_command(gapscan_command("--output json " + path));
+  const auto text_run = run_command(gapscan_command(path));
+  std::remove(path.c_str());
+  REQUIRE(json_run.exit_code == 0);
+  const auto json = nlohmann::json::parse(json_run.out);
+  CHECK(json["analysis"]["clock_steps"] == 1);
+  CHECK(json["analysis"]["largest_clock_step_s"] == 3628.5);
+  CHECK(json["analysis"]["largest_clock_step_at"] == path + ":31");
+  CHECK(json["analysis"]["gaps"] == 58);
+  CHECK(json["analysis"]["out_of_order"] == 0);
+  CHECK(text_run.out.find("1 clock step back (largest 3628.500 s before " + path + ":31") != std::string::npos);
+}

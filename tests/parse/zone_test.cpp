@@ -155,7 +155,8 @@ TEST_CASE("Slim zone files: the footer rule gives every change", "[parse][zone]"
   auto fixed = Zone::load("Test/Fixed");
   REQUIRE(fixed);
   CHECK(fixed->to_utc(local(2040, 7, 1, 12, 0), INT64_MIN) == local(2040, 7, 1, 6, 30));
-  CHECK(fixed->to_utc(local(2040, 7, 1, 12, 0), INT64_MIN) - local(2040, 7, 1, 12, 0) == -5 * k_hour - 30 * 60 * k_ns_per_s);
+  CHECK(fixed->to_utc(local(2040, 7, 1, 12, 0), INT64_MIN) - local(2040, 7, 1, 12, 0) ==
+        -5 * k_hour - 30 * 60 * k_ns_per_s);
 }
 
 TEST_CASE("Offset spellings", "[parse][zone]") {

@@ -72,6 +72,34 @@ TEST_CASE("Gap series: time order, zero gaps, out-of-order lines, resolution", "
   for (const Gap& gap : s.gaps) CHECK(std::abs(gap.value - static_cast<double>(gap.raw)) <= 500'000);
 }
 
+TEST_CASE("A clock set back splits the series instead of inventing a gap", "[stats]") {
+  constexpr TimeNs hour = 3600 * k_ns_per_s;
+  Window w;
+  for (int i = 0; i < 5; ++i) w.add(10 * hour + i * 44'000'000, 3, "before");
+  for (int i = 0; i < 5; ++i) w.add(9 * hour + i * 44'000'000, 3, "after");  // NTP stepped back an hour
+  const GapSeries s = build_gap_series(w.view());
+  CHECK(s.clock_steps == 1);
+  CHECK(s.largest_clock_step == hour + 4 * 44'000'000);
+  CHECK(s.largest_clock_step_at.line == 6);
+  CHECK(s.out_of_order == 0);
+  REQUIRE(s.gaps.size() == 8);  // 4 + 4: none across the step
+  for (const Gap& gap : s.gaps) CHECK(gap.raw == 44'000'000);
+  CHECK(s.span == 2 * 4 * 44'000'000);
+
+  // One line stamped earlier but written later (an access log) is out of order, not a step.
+  Window lone;
+  lone.add(10 * hour, 3, "a");
+  lone.add(10 * hour + 5 * k_ns_per_s, 3, "b");
+  lone.add(10 * hour + 1 * k_ns_per_s, 3, "stamped at its start");
+  lone.add(10 * hour + 6 * k_ns_per_s, 3, "c");
+  const GapSeries l = build_gap_series(lone.view());
+  CHECK(l.clock_steps == 0);
+  CHECK(l.out_of_order == 1);
+  REQUIRE(l.gaps.size() == 3);
+  CHECK(l.gaps[0].raw == 1 * k_ns_per_s);
+  CHECK(l.gaps[1].raw == 4 * k_ns_per_s);
+}
+
 TEST_CASE("Resolution from the exact gcd when there are enough lines", "[stats]") {
   Window w;
   for (int i = 0; i < 20; ++i) w.add(1'000'000'000 + i * 7'000'000, 6, "x");  // µs digits, ms ticks

@@ -52,6 +52,9 @@ struct DetectionSummary {
   std::uint64_t gaps = 0;
   std::uint64_t zero_gaps = 0;
   std::uint64_t out_of_order = 0;
+  std::uint64_t clock_steps = 0;  ///< steps back in time, not measured as gaps
+  DurationNs largest_clock_step = 0;
+  LineLocation largest_clock_step_at;  ///< the first line after the largest step
   DurationNs typical_resolution = 0;
   bool pooled_test_run = false;
 };

@@ -125,6 +125,9 @@ struct Analysis {
   std::uint64_t gaps = 0;
   std::uint64_t zero_gaps = 0;
   std::uint64_t out_of_order = 0;
+  std::uint64_t clock_steps = 0;  ///< the clock went back by more than a second
+  double largest_clock_step_s = 0;
+  std::string largest_clock_step_at;  ///< "file:line" of the first line after it
   double resolution_ms = 0;
   bool pooled_test = false;
   std::uint64_t idle_closed = 0;

@@ -52,6 +52,9 @@ class GapPool {
   std::uint64_t gap_count() const { return m_gap_count; }
   std::uint64_t zero_gaps() const { return m_zero_gaps; }
   std::uint64_t out_of_order() const { return m_out_of_order; }
+  std::uint64_t clock_steps() const { return m_clock_steps; }
+  DurationNs largest_clock_step() const { return m_largest_clock_step; }
+  const LineLocation& largest_clock_step_at() const { return m_largest_clock_step_at; }
   /// The resolution that most gaps were measured with (weighted median over windows).
   DurationNs typical_resolution() const;
 
@@ -69,6 +72,9 @@ class GapPool {
   std::uint64_t m_gap_count = 0;
   std::uint64_t m_zero_gaps = 0;
   std::uint64_t m_out_of_order = 0;
+  std::uint64_t m_clock_steps = 0;
+  DurationNs m_largest_clock_step = 0;
+  LineLocation m_largest_clock_step_at;
   std::vector<std::uint32_t> m_support_epoch;  // fine bin -> last window counted (1-based)
   std::vector<std::uint32_t> m_span_epoch;     // coarse bin -> last window counted
 };

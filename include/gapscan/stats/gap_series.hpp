@@ -9,6 +9,9 @@
 
 namespace gapscan::stats {
 
+/// A step back in time larger than this, held by the next line too, is a clock step.
+inline constexpr DurationNs k_clock_step = 1'000'000'000;
+
 struct Gap {
   DurationNs raw = 0;       ///< exact gap between the two timestamps (> 0)
   double value = 0;         ///< raw gap dequantised by a deterministic uniform offset within
@@ -22,11 +25,16 @@ struct GapSeries {
   std::vector<Gap> gaps;             ///< positive gaps, in time order
   std::uint64_t zero_gaps = 0;       ///< consecutive lines with the same timestamp
   std::uint64_t out_of_order = 0;    ///< lines whose time is before the previous line's
-  DurationNs resolution = 1;         ///< the timestamps' effective resolution
-  DurationNs span = 0;               ///< last time - first time
+  std::uint64_t clock_steps = 0;     ///< times the clock went back by more than k_clock_step
+  DurationNs largest_clock_step = 0;
+  LineLocation largest_clock_step_at;  ///< the first line after the largest step
+  DurationNs resolution = 1;           ///< the timestamps' effective resolution
+  DurationNs span = 0;                 ///< last time - first time, summed over the segments
+                                       ///< between clock steps
 };
 
-/// Sorts the window's entries by time (stably), counts out-of-order lines and zero gaps,
+/// Splits the window at clock steps back, sorts each segment by time (stably), counts
+/// out-of-order lines and zero gaps,
 /// estimates the resolution (the largest power of ten dividing the exact gcd of the
 /// sub-second parts when there are at least 16 lines, never finer than the digits the logger
 /// wrote) and computes the gaps.
