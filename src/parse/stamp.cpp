@@ -2,6 +2,7 @@
 // listed in stamp.hpp, and leaves conversion to an instant to StampClock.
 
 #include <gapscan/parse/stamp.hpp>
+#include <gapscan/parse/zone.hpp>
 
 #include <array>
 #include <cstring>
@@ -136,6 +137,13 @@ void read_zone(Cursor& c, StampFields& out) {
   if ((t.eat("UTC") || t.eat("GMT")) && !is_alpha(t.peek())) {
     out.has_zone = true;
     c = t;
+    return;
+  }
+  // A zone identifier (PHP's error_log writes date.timezone: "[29-Nov-2026 21:03:04 Asia/Seoul]").
+  const std::size_t name = Zone::name_length(t.s.substr(std::min(t.p, t.s.size())));
+  if (name > 0) {
+    out.zone_name = t.s.substr(t.p, name);
+    c.p = t.p + name;
   }
 }
 

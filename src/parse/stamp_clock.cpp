@@ -1,8 +1,10 @@
 #include <gapscan/parse/stamp_clock.hpp>
+#include <gapscan/parse/zone.hpp>
 
 namespace gapscan::parse {
 
 TimeNs StampClock::instant(const StampFields& fields) {
+  m_last_zoned = fields.has_zone || fields.absolute;
   if (fields.absolute) {
     const std::int64_t seconds = fields.instant / k_ns_per_s;
     m_last_day = seconds / 86400;
@@ -29,6 +31,13 @@ TimeNs StampClock::instant(const StampFields& fields) {
   }
   m_last_day = day;
   m_last_second_of_day = second_of_day;
+  if (!fields.has_zone && !fields.zone_name.empty()) {
+    if (const auto zone = Zone::find(fields.zone_name)) {
+      m_last_named = zone->to_utc((day * 86400 + second_of_day) * k_ns_per_s + fields.nanos, m_last_named);
+      m_last_zoned = true;
+      return m_last_named;
+    }
+  }
   const std::int64_t offset = fields.has_zone ? fields.offset_seconds : m_zone_offset;
   return (day * 86400 + second_of_day - offset) * k_ns_per_s + fields.nanos;
 }

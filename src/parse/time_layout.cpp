@@ -1,4 +1,5 @@
 #include <gapscan/parse/time_layout.hpp>
+#include <gapscan/parse/zone.hpp>
 
 #include <fmt/format.h>
 
@@ -179,11 +180,18 @@ bool TimeLayout::read(std::string_view text, StampFields& out) const {
         out.offset_seconds = sign * (hours * 3600 + minutes * 60);
         break;
       }
-      case 'Z':
-        if (text.substr(pos, 3) != "UTC" && text.substr(pos, 3) != "GMT") return false;
-        pos += 3;
-        out.has_zone = true;
+      case 'Z': {  // UTC, GMT or a zone identifier such as Europe/Berlin
+        if (text.substr(pos, 3) == "UTC" || text.substr(pos, 3) == "GMT") {
+          pos += 3;
+          out.has_zone = true;
+          break;
+        }
+        const std::size_t name = Zone::name_length(text.substr(pos));
+        if (name == 0) return false;
+        out.zone_name = text.substr(pos, name);
+        pos += name;
         break;
+      }
       case 's': {  // epoch seconds of any length, optional fraction: the layout says what it is
         std::int64_t seconds = 0;
         const std::size_t start = pos;

@@ -49,8 +49,8 @@ class UserLineParser final : public LineParser {
     }
     record.time = m_clock.instant(fields);
     record.time_digits = fields.digits;
-    record.zoned = fields.has_zone;
-    if (!fields.has_zone && m_format->zone) {
+    record.zoned = m_clock.last_zoned();
+    if (!record.zoned && m_format->zone) {
       record.time = m_format->zone->to_utc(record.time, m_previous);
       record.zoned = true;
     }

@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <mutex>
 #include <optional>
 
 namespace gapscan::parse {
@@ -174,6 +176,36 @@ void Zone::extend_with_rule(const std::string& rule, std::int64_t until_year) {
       m_offsets.push_back(offset);
     }
   }
+}
+
+std::shared_ptr<const Zone> Zone::find(std::string_view name) {
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_ptr<const Zone>, std::less<>> cache;
+  const std::lock_guard lock(mutex);
+  if (const auto it = cache.find(name); it != cache.end()) return it->second;
+  auto loaded = load(std::string(name));
+  auto zone = loaded ? std::make_shared<const Zone>(std::move(*loaded)) : nullptr;
+  if (cache.size() < 1024) cache.emplace(std::string(name), zone);
+  return zone;
+}
+
+std::size_t Zone::name_length(std::string_view text) {
+  static constexpr std::string_view k_areas[] = {"Africa/", "America/",  "Antarctica/", "Arctic/",
+                                                 "Asia/",   "Atlantic/", "Australia/",  "Europe/",
+                                                 "Indian/", "Pacific/",  "Etc/"};
+  bool area = false;
+  for (std::string_view prefix : k_areas) area = area || text.starts_with(prefix);
+  if (!area) return 0;
+  std::size_t length = 0;
+  while (length < text.size() && length < 64) {
+    const char c = text[length];
+    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '/' || c == '_' ||
+          c == '-' || c == '+')) {
+      break;
+    }
+    ++length;
+  }
+  return text[length - 1] == '/' ? 0 : length;
 }
 
 Zone Zone::fixed(int offset_seconds) {

@@ -1,6 +1,7 @@
 #include <gapscan/parse/anchor.hpp>
 #include <gapscan/parse/stamp.hpp>
 #include <gapscan/parse/stamp_clock.hpp>
+#include <gapscan/parse/zone.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -146,4 +147,32 @@ TEST_CASE("Anchors find where stamps can start", "[parse][anchor]") {
   CHECK(positions == std::vector<std::size_t>{6});
   CHECK(time_key_rank("timestamp") < time_key_rank("load_timestamp"));
   CHECK(time_key_rank("load_timestamp") < time_key_rank("ID"));
+}
+
+TEST_CASE("A zone name after the time is honoured, an unknown one left to --tz", "[parse][stamp][zone]") {
+  StampClock clock;
+  StampFields seoul;
+  const std::string line = "[29-Nov-2026 18:28:46 Asia/Seoul] PHP Warning:  x";
+  REQUIRE(scan_stamp(StampFamily::clf, line, 1, seoul) == std::string("29-Nov-2026 18:28:46 Asia/Seoul").size());
+  CHECK(seoul.zone_name == "Asia/Seoul");
+  CHECK(clock.instant(seoul) == utc(2026, 11, 29, 9, 28, 46));
+  CHECK(clock.last_zoned());
+
+  StampFields utc_stamp;
+  REQUIRE(scan_stamp(StampFamily::clf, "[29-Nov-2026 09:28:45 UTC] x", 1, utc_stamp) > 0);
+  CHECK(clock.instant(utc_stamp) == utc(2026, 11, 29, 9, 28, 45));
+  CHECK(clock.last_zoned());
+
+  StampFields unknown;
+  REQUIRE(scan_stamp(StampFamily::clf, "[29-Nov-2026 18:28:46 Europe/Atlantis] x", 1, unknown) > 0);
+  CHECK(unknown.zone_name == "Europe/Atlantis");
+  CHECK(clock.instant(unknown) == utc(2026, 11, 29, 18, 28, 46));
+  CHECK_FALSE(clock.last_zoned());
+
+  StampFields plain;  // "Asia" without a slash is not a zone
+  REQUIRE(scan_stamp(StampFamily::clf, "[29-Nov-2026 18:28:46] Asia trip", 1, plain) > 0);
+  CHECK(plain.zone_name.empty());
+  CHECK(Zone::name_length("America/Argentina/Buenos_Aires] x") == 30);
+  CHECK(Zone::name_length("Europe/") == 0);
+  CHECK(Zone::name_length("Mars/Olympus") == 0);
 }

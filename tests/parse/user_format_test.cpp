@@ -16,6 +16,11 @@ TEST_CASE("Time layouts read what they describe", "[parse][layout]") {
   CHECK(fields.second == 4);
   CHECK(fields.offset_seconds == 3600);
   CHECK_FALSE(layout->read("29/Nov/2026:21:03:04", fields));
+  auto named = TimeLayout::compile("%d-%b-%Y %T %Z", "test");
+  REQUIRE(named);
+  REQUIRE(named->read("29-Nov-2026 21:03:04 Europe/Berlin", fields));
+  CHECK(fields.zone_name == "Europe/Berlin");
+  CHECK_FALSE(named->read("29-Nov-2026 21:03:04 Berlin", fields));
 
   auto twelve = TimeLayout::compile("%b %e %I:%M:%S.%f %p", "test");
   REQUIRE(twelve);

@@ -20,10 +20,11 @@ struct StampFields {
   int day = -1;                          ///< 1-31; -1 for a time-only stamp
   int hour = 0, minute = 0, second = 0;  ///< second may exceed 59: it is normalised, not rejected
   std::int64_t nanos = 0;
-  std::uint8_t digits = 0;  ///< fraction digits written
-  bool has_zone = false;    ///< Z, UTC, GMT or a numeric offset was written
-  int offset_seconds = 0;   ///< east of UTC
-  bool absolute = false;    ///< an epoch or TAI64N stamp: `instant` holds the time
+  std::uint8_t digits = 0;     ///< fraction digits written
+  bool has_zone = false;       ///< Z, UTC, GMT or a numeric offset was written
+  int offset_seconds = 0;      ///< east of UTC
+  std::string_view zone_name;  ///< a zone identifier written after the time ("Asia/Seoul"), if any
+  bool absolute = false;       ///< an epoch or TAI64N stamp: `instant` holds the time
   TimeNs instant = 0;
 };
 

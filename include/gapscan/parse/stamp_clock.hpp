@@ -10,6 +10,8 @@
 
 #include <gapscan/parse/stamp.hpp>
 
+#include <climits>
+
 namespace gapscan::parse {
 
 class StampClock {
@@ -26,6 +28,10 @@ class StampClock {
 
   TimeNs instant(const StampFields& fields);
 
+  /// Whether the last instant had its zone from the stamp (an offset, or a zone name this
+  /// system knows); if not, it was read as UTC and the input's zone (--tz) still applies.
+  bool last_zoned() const { return m_last_zoned; }
+
  private:
   int m_zone_offset;
   int m_base_year;
@@ -34,6 +40,8 @@ class StampClock {
   int m_chain_month = 0;  // month of the previous yearless stamp; 0 before the first
   std::int64_t m_last_day = 0;
   std::int64_t m_last_second_of_day = -1;  // -1 before the first stamp
+  TimeNs m_last_named = INT64_MIN;         // the last instant read in a named zone
+  bool m_last_zoned = false;
 };
 
 }  // namespace gapscan::parse

@@ -12,7 +12,9 @@
 #include <gapscan/core/time.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gapscan::parse {
@@ -21,6 +23,14 @@ class Zone {
  public:
   /// "UTC", "Z", "GMT", "+01:00", "-0700", "+5", or a zone name such as "Europe/Berlin".
   static Expected<Zone> load(const std::string& name);
+
+  /// A zone by name from a process-wide cache (loaded once, thread-safe); null when the
+  /// name is not a zone this system knows.
+  static std::shared_ptr<const Zone> find(std::string_view name);
+
+  /// The length of a zone identifier such as "Asia/Seoul" or "America/Argentina/Salta" at the
+  /// start of `text` (an IANA area followed by '/'), or 0.
+  static std::size_t name_length(std::string_view text);
 
   /// A fixed offset east of UTC, in seconds.
   static Zone fixed(int offset_seconds);

@@ -214,7 +214,7 @@ class GenericLineParser final : public LineParser {
     if (end == 0) return ParseStatus::not_this_format;
     record.time = m_clock.instant(stamp);
     record.time_digits = stamp.digits;
-    record.zoned = stamp.has_zone;
+    record.zoned = m_clock.last_zoned();
     std::size_t rest = end;
     while (rest < line.size() && (line[rest] == ' ' || line[rest] == ']' || line[rest] == '"')) ++rest;
     record.message = line.substr(std::min(rest, line.size()));
@@ -235,7 +235,7 @@ class GenericLineParser final : public LineParser {
     record = Record{};
     record.time = m_clock.instant(stamp);
     record.time_digits = stamp.digits;
-    record.zoned = stamp.has_zone;
+    record.zoned = m_clock.last_zoned();
     record.message = line;
     return ParseStatus::parsed;
   }
