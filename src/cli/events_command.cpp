@@ -62,6 +62,7 @@ int events_command(const std::vector<std::string>& args) {
             row["time_ns"] = record.time;
             row["group"] = record.group.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(record.group);
             row["format"] = record.format;
+            if (record.duration >= 0) row["duration_ns"] = record.duration;
             out += row.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
             out += '\n';
           } else {

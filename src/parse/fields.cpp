@@ -1,6 +1,8 @@
 #include <gapscan/parse/fields.hpp>
 
+#include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -195,6 +197,37 @@ std::string_view key_value(std::string_view text, std::string_view key) {
     return text.substr(value, end - value);
   }
   return {};
+}
+
+bool parse_duration(std::string_view text, DurationNs unit, DurationNs& out, std::uint8_t& digits) {
+  const std::size_t dot = text.find('.');
+  const std::string_view whole = text.substr(0, dot);
+  const std::string_view fraction = dot == std::string_view::npos ? std::string_view() : text.substr(dot + 1);
+  if (unit <= 0 || whole.empty() || whole.size() > 12 || fraction.size() > 9 ||
+      (dot != std::string_view::npos && fraction.empty())) {
+    return false;
+  }
+  // whole * unit + fraction * unit / 10^f, split so that no product overflows.
+  std::int64_t whole_value = 0, fraction_value = 0, ten_f = 1;
+  for (char c : whole) {
+    if (c < '0' || c > '9') return false;
+    whole_value = whole_value * 10 + (c - '0');
+  }
+  for (char c : fraction) {
+    if (c < '0' || c > '9') return false;
+    fraction_value = fraction_value * 10 + (c - '0');
+    ten_f *= 10;
+  }
+  std::int64_t value = 0;
+  if (__builtin_mul_overflow(whole_value, unit, &value)) return false;
+  const std::int64_t fraction_ns = fraction_value * (unit / ten_f) + fraction_value * (unit % ten_f) / ten_f;
+  if (__builtin_add_overflow(value, fraction_ns, &value)) return false;
+  out = value;
+  // The resolution written: one unit over 10^f; its sub-second digits.
+  int d = 9;
+  for (std::int64_t r = std::max<std::int64_t>(unit / ten_f, 1); r >= 10 && d > 0; r /= 10) --d;
+  digits = static_cast<std::uint8_t>(d);
+  return true;
 }
 
 }  // namespace gapscan::parse

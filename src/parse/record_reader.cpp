@@ -163,6 +163,8 @@ LineClass RecordReader::read(std::string_view line, const LineLocation& location
   m_record_text = text;
   std::string_view malformed_reason;
   for (Candidate& candidate : m_candidates) {
+    record.duration = -1;
+    record.duration_digits = 0;
     const ParseStatus status = candidate.parser->parse(text, record);
     if (status == ParseStatus::parsed) {
       if (is_wrapped) {

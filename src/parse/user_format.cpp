@@ -1,4 +1,5 @@
 #include <gapscan/core/regex.hpp>
+#include <gapscan/parse/fields.hpp>
 #include <gapscan/parse/stamp_clock.hpp>
 #include <gapscan/parse/time_layout.hpp>
 #include <gapscan/parse/user_format.hpp>
@@ -21,8 +22,9 @@ namespace {
 struct UserFormat {
   std::shared_ptr<const Regex> regex;
   TimeLayout layout;
-  int time_group = 0, group_group = 0, message_group = 0, channel_group = 0, level_group = 0;
-  std::shared_ptr<const Zone> zone;  ///< zone of times without one; null: the input's zone (--tz)
+  int time_group = 0, group_group = 0, message_group = 0, channel_group = 0, level_group = 0, duration_group = 0;
+  DurationNs duration_unit = k_ns_per_s;  ///< what one unit of the duration group is, in ns
+  std::shared_ptr<const Zone> zone;       ///< zone of times without one; null: the input's zone (--tz)
 };
 
 class UserLineParser final : public LineParser {
@@ -60,6 +62,14 @@ class UserLineParser final : public LineParser {
     record.message = m_format->message_group > 0 ? group(m_format->message_group) : line;
     record.channel = group(m_format->channel_group);
     record.level = group(m_format->level_group);
+    if (m_format->duration_group > 0) {
+      const std::string_view duration = group(m_format->duration_group);
+      if (!duration.empty() && duration != "-" &&
+          !parse_duration(duration, m_format->duration_unit, record.duration, record.duration_digits)) {
+        m_reason = "the duration is not a number";
+        return ParseStatus::malformed;
+      }
+    }
     return ParseStatus::parsed;
   }
 
@@ -105,12 +115,12 @@ std::optional<FormatInfo> parse_format_file(std::string_view text, const std::st
   auto error = [&](const toml::node& node, std::string message, std::string hint = {}) {
     diagnostics.push_back(make_error(where(file, node), std::move(message), std::move(hint)));
   };
-  static constexpr std::array<std::string_view, 6> k_keys = {"name",        "description", "regex",
-                                                             "time_layout", "zone",        "samples"};
+  static constexpr std::array<std::string_view, 7> k_keys = {"name", "description",   "regex",  "time_layout",
+                                                             "zone", "duration_unit", "samples"};
   for (const auto& [key, node] : root) {
     if (std::find(k_keys.begin(), k_keys.end(), key.str()) == k_keys.end()) {
       error(node, fmt::format("unknown key '{}' in a format file", key.str()),
-            "known keys: name, description, regex, time_layout, zone, samples");
+            "known keys: name, description, regex, time_layout, zone, duration_unit, samples");
     }
   }
   auto string_of = [&](std::string_view key, bool required) -> std::string {
@@ -147,10 +157,11 @@ std::optional<FormatInfo> parse_format_file(std::string_view text, const std::st
         if (names[i] == "message") format->message_group = index;
         if (names[i] == "channel") format->channel_group = index;
         if (names[i] == "level") format->level_group = index;
+        if (names[i] == "duration") format->duration_group = index;
       }
       if (format->time_group == 0) {
         error(*root.get("regex"), "the regex needs a named group 'time': (?P<time>...)",
-              "other groups it may name: group, message, channel, level");
+              "other groups it may name: group, message, channel, level, duration");
       }
       format->regex = std::make_shared<const Regex>(std::move(*regex));
     }
@@ -168,6 +179,15 @@ std::optional<FormatInfo> parse_format_file(std::string_view text, const std::st
       error(*root.get("zone"), loaded.error().message);
     else
       format->zone = std::make_shared<const Zone>(std::move(*loaded));
+  }
+  if (const std::string unit = string_of("duration_unit", false); !unit.empty()) {
+    static constexpr std::array<std::pair<std::string_view, DurationNs>, 5> k_units = {
+        {{"s", k_ns_per_s}, {"ms", k_ns_per_ms}, {"us", k_ns_per_us}, {"ns", 1}, {"min", 60 * k_ns_per_s}}};
+    const auto it = std::find_if(k_units.begin(), k_units.end(), [&](const auto& u) { return u.first == unit; });
+    if (it == k_units.end())
+      error(*root.get("duration_unit"), fmt::format("unknown duration_unit '{}'", unit), "use s, ms, us, ns or min");
+    else
+      format->duration_unit = it->second;
   }
   std::vector<std::string> samples;
   if (const toml::node* node = root.get("samples")) {

@@ -60,7 +60,7 @@ TEST_CASE("CRI lines, including partial ones", "[parse][envelope]") {
   CHECK(r.records[0].group == "a");
   CHECK(r.records[0].time % k_ns_per_s == 500000000);  // the inner time: milliseconds or finer
   CHECK(r.records[1].format == "cri");
-  CHECK(r.records[2].format == "generic");
+  CHECK(r.records[2].format == "access-log");
   CHECK(r.records[2].time % k_ns_per_s == 3);  // whole seconds inside: the envelope's time
 }
 

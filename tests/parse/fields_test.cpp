@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+using namespace gapscan;
 using namespace gapscan::parse;
 
 TEST_CASE("Request ids from key=value pairs", "[parse][fields]") {
@@ -20,4 +21,29 @@ TEST_CASE("Trailing JSON objects and their string fields", "[parse][fields]") {
   CHECK(json_string_field(extra, "missing") == "");
   CHECK(trailing_json_object("no object here") == "");
   CHECK(json_string_field(R"({"notreqId":"a","reqId" : "b"})", "reqId") == "b");
+}
+
+TEST_CASE("Durations in any unit, with the digits written", "[parse][fields]") {
+  DurationNs d = 0;
+  std::uint8_t digits = 0;
+  REQUIRE(parse_duration("0.534", k_ns_per_s, d, digits));
+  CHECK(d == 534'000'000);
+  CHECK(digits == 3);
+  REQUIRE(parse_duration("534211", k_ns_per_us, d, digits));
+  CHECK(d == 534'211'000);
+  CHECK(digits == 6);
+  REQUIRE(parse_duration("534.211", k_ns_per_ms, d, digits));
+  CHECK(d == 534'211'000);
+  CHECK(digits == 6);
+  REQUIRE(parse_duration("12", k_ns_per_s, d, digits));
+  CHECK(d == 12 * k_ns_per_s);
+  CHECK(digits == 0);
+  REQUIRE(parse_duration("1.5", 60 * k_ns_per_s, d, digits));
+  CHECK(d == 90 * k_ns_per_s);
+  REQUIRE(parse_duration("1762680525.657", k_ns_per_s, d, digits));
+  CHECK(d == 1'762'680'525'657'000'000);
+  for (const char* bad : {"", ".5", "5.", "1e3", "-1", "0.1234567890", "99999999999999"}) {
+    INFO(bad);
+    CHECK_FALSE(parse_duration(bad, k_ns_per_s, d, digits));
+  }
 }

@@ -142,3 +142,55 @@ TEST_CASE("Generic lines: process keys, boot-relative and long epoch stamps, slo
   REQUIRE(slow.size() == 1);
   CHECK(slow[0].first % k_ns_per_s == 123456000);
 }
+
+TEST_CASE("Access logs: combined, with msec, request time, request ids, and PHP-FPM's", "[parse][formats]") {
+  Record r;
+  // nginx combined + $request_time $upstream_response_time $request_id $msec
+  REQUIRE(parse_with("access-log",
+                     "203.0.113.7 - - [09/Nov/2025:18:28:45 +0900] \"GET /wiki/Foo HTTP/2.0\" 200 48213 \"-\" "
+                     "\"Mozilla/5.0 (X11; Linux)\" 0.534 0.531 4f1c2b8e9d0a7f6e5c3b2a1908d7e6f5 1762680525.657",
+                     r) == ParseStatus::parsed);
+  CHECK(r.time == 1762680525657000000);  // $msec, not the whole second of $time_local
+  CHECK(r.time_digits == 3);
+  CHECK(r.duration == 534000000);
+  CHECK(r.duration_digits == 3);
+  CHECK(r.group == "4f1c2b8e9d0a7f6e5c3b2a1908d7e6f5");
+
+  // Apache combined + %D %{UNIQUE_ID}e, an escaped quote in the request
+  REQUIRE(parse_with("access-log",
+                     "203.0.113.7 - alice [09/Nov/2025:18:28:45 +0900] \"GET /w?q=\\\"x\\\" HTTP/1.1\" 200 - \"-\" "
+                     "\"curl/8.5.0\" 534211 ZRDxrX8AAQEAAC1gVfcAAAAB",
+                     r) == ParseStatus::parsed);
+  CHECK(r.time == 1762680525000000000);
+  CHECK(r.time_digits == 0);
+  CHECK(r.duration == 534211000);
+  CHECK(r.duration_digits == 6);
+  CHECK(r.group == "ZRDxrX8AAQEAAC1gVfcAAAAB");
+
+  // Common log format, nothing appended: no duration, no group
+  REQUIRE(parse_with("access-log", "10.0.0.1 - - [29/Nov/2026:21:03:04 +0000] \"POST /api.php HTTP/1.1\" 502 157", r) ==
+          ParseStatus::parsed);
+  CHECK(r.duration == -1);
+  CHECK(r.group.empty());
+
+  // PHP-FPM: no brackets, empty %u, free-form tail: only pairs are read
+  REQUIRE(parse_with("access-log", "127.0.0.1 -  09/Nov/2025:18:28:44 +0900 \"GET /index.php\" 200", r) ==
+          ParseStatus::parsed);
+  CHECK(r.time == 1762680524000000000);
+  REQUIRE(parse_with("access-log",
+                     "10.0.0.7 - - 09/Nov/2025:18:28:44 +0900 \"POST /api.php?action=edit\" 200 /srv/w/api.php "
+                     "534.211 26624 87.11% pid=4242 rid=3f9a6c1d2b7e8f0a4c5d6e7f",
+                     r) == ParseStatus::parsed);
+  CHECK(r.group == "3f9a6c1d2b7e8f0a4c5d6e7f");
+  CHECK(r.duration == -1);  // %d's unit (s or ms) cannot be told from the line
+  REQUIRE(parse_with("access-log", "10.0.0.7 - - 09/Nov/2025:18:28:44 +0900 \"GET /index.php\" 200 rt=0.052", r) ==
+          ParseStatus::parsed);
+  CHECK(r.duration == 52000000);
+
+  for (const char* other : {"2026-11-29 21:03:04 [error] 12#0: *5 upstream timed out",
+                            "[Sun Nov 09 18:28:45.123456 2025] [mpm_event:notice] [pid 1:tid 1] AH00489: ready",
+                            "203.0.113.7 - - [09/Nov/2025:18:28:45 +0900] GET / 200"}) {
+    INFO(other);
+    CHECK(parse_with("access-log", other, r) == ParseStatus::not_this_format);
+  }
+}

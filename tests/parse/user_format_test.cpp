@@ -67,7 +67,7 @@ TEST_CASE("Broken format files give file:line errors", "[parse][user-format]") {
   REQUIRE(diagnostics.size() == 1);
   CHECK(to_string(diagnostics[0]) ==
         "formats/app.toml:2: error: the regex needs a named group 'time': (?P<time>...) "
-        "(other groups it may name: group, message, channel, level)");
+        "(other groups it may name: group, message, channel, level, duration)");
   diagnostics.clear();
   CHECK_FALSE(
       parse_format_file("name = \"app\"\nregex = '^(?P<time>\\S+) (?P<message>.*)'\ntime_layout = \"%s\"\n"
@@ -76,7 +76,7 @@ TEST_CASE("Broken format files give file:line errors", "[parse][user-format]") {
   REQUIRE(diagnostics.size() == 1);
   CHECK(to_string(diagnostics[0]) ==
         "formats/app.toml:5: error: unknown key 'levels' in a format file "
-        "(known keys: name, description, regex, time_layout, zone, samples)");
+        "(known keys: name, description, regex, time_layout, zone, duration_unit, samples)");
   diagnostics.clear();
   CHECK_FALSE(
       parse_format_file("name = \"app\"\nregex = '^(?P<time>\\S+) (?P<message>.*)'\ntime_layout = \"%s\"\n"
@@ -110,4 +110,32 @@ TEST_CASE("A user format's zone may be a name, read through the autumn change", 
   REQUIRE(diagnostics.size() == 1);
   CHECK(diagnostics[0].where == "formats/app.toml:4");
   CHECK(diagnostics[0].message.find("unknown time zone 'Mars/Olympus_Mons'") == 0);
+}
+
+TEST_CASE("A user format reads a duration group in the unit it names", "[parse][user-format]") {
+  std::vector<Diagnostic> diagnostics;
+  auto format = parse_format_file(
+      "name = \"fpm-access\"\n"
+      "regex = '^\\S+ - \\S* (?P<time>\\S+ \\S+) \"(?P<message>[^\"]*)\" \\d+ (?P<duration>[\\d.]+) "
+      "pid=(?P<group>\\d+)'\n"
+      "time_layout = \"%d/%b/%Y:%T %z\"\nduration_unit = \"ms\"\n"
+      "samples = ['10.0.0.7 - - 09/Nov/2025:18:28:44 +0900 \"GET /index.php\" 200 534.211 pid=4242']\n",
+      "formats/fpm.toml", diagnostics);
+  REQUIRE(diagnostics.empty());
+  REQUIRE(format);
+  auto parser = format->make_parser();
+  parser->learn({}, TimeSettings{});
+  Record record;
+  REQUIRE(parser->parse("10.0.0.7 - - 09/Nov/2025:18:28:44 +0900 \"GET /index.php\" 200 534.211 pid=4242", record) ==
+          ParseStatus::parsed);
+  CHECK(record.duration == 534'211'000);
+  CHECK(record.group == "4242");
+
+  CHECK_FALSE(
+      parse_format_file("name = \"app\"\nregex = '^(?P<time>\\S+) (?P<duration>\\S+)'\ntime_layout = \"%s\"\n"
+                        "duration_unit = \"fortnights\"\nsamples = [\"1764450184 5\"]\n",
+                        "formats/app.toml", diagnostics));
+  REQUIRE(diagnostics.size() == 1);
+  CHECK(to_string(diagnostics[0]) ==
+        "formats/app.toml:4: error: unknown duration_unit 'fortnights' (use s, ms, us, ns or min)");
 }

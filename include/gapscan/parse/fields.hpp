@@ -2,6 +2,9 @@
 // Small scanners for the fields that carry a group key inside a message:
 // key=value pairs (reqId=…, request_id=…) and keys of a trailing JSON object.
 
+#include <gapscan/core/time.hpp>
+
+#include <cstdint>
 #include <string_view>
 
 namespace gapscan::parse {
@@ -25,5 +28,10 @@ std::string_view json_path_value(std::string_view json, std::string_view path);
 
 /// The value of the first `key=value` pair with exactly this key (value optionally quoted).
 std::string_view key_value(std::string_view text, std::string_view key);
+
+/// A decimal number ("0.534", "534211", "12.5") in units of `unit` ns, as nanoseconds
+/// (rounded down); `digits` gets the fraction-of-second digits the value was written with.
+/// False for anything else or a value beyond ~290 years.
+bool parse_duration(std::string_view text, DurationNs unit, DurationNs& out, std::uint8_t& digits);
 
 }  // namespace gapscan::parse

@@ -10,15 +10,17 @@ namespace gapscan::parse {
 
 /// Views into the line that was parsed; valid as long as that line is.
 struct Record {
-  TimeNs time = 0;               ///< UTC nanoseconds
-  std::uint8_t time_digits = 0;  ///< fraction-of-second digits written in the timestamp (0-9)
-  bool zoned = true;             ///< the stamp carried its zone; if not, `time` was read as UTC and RecordReader
-                                 ///< shifts it by the input zone
-  std::string_view group;        ///< request id (or other group key); empty when the line has none
-  std::string_view channel;      ///< logger channel or component, when the format has one
-  std::string_view level;        ///< severity as written, when the format has one
-  std::string_view message;      ///< the message text (for JSON: the raw, still-escaped value)
-  std::string_view format;       ///< name of the format that parsed the line (set by RecordReader)
+  TimeNs time = 0;                   ///< UTC nanoseconds
+  std::uint8_t time_digits = 0;      ///< fraction-of-second digits written in the timestamp (0-9)
+  bool zoned = true;                 ///< the stamp carried its zone; if not, `time` was read as UTC and RecordReader
+                                     ///< shifts it by the input zone
+  DurationNs duration = -1;          ///< a duration the line logs (an access log's request time); -1: none
+  std::uint8_t duration_digits = 0;  ///< fraction-of-second digits the duration was written with
+  std::string_view group;            ///< request id (or other group key); empty when the line has none
+  std::string_view channel;          ///< logger channel or component, when the format has one
+  std::string_view level;            ///< severity as written, when the format has one
+  std::string_view message;          ///< the message text (for JSON: the raw, still-escaped value)
+  std::string_view format;           ///< name of the format that parsed the line (set by RecordReader)
 };
 
 }  // namespace gapscan::parse

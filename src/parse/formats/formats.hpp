@@ -8,6 +8,7 @@ namespace gapscan::parse::formats {
 FormatInfo mediawiki_line();
 FormatInfo monolog_line();
 FormatInfo monolog_json();
+FormatInfo access_log();
 FormatInfo generic_line();
 
 }  // namespace gapscan::parse::formats
