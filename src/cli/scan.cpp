@@ -13,6 +13,8 @@
 #include <gapscan/stream/stream_table.hpp>
 #include <gapscan/stream/window_queue.hpp>
 
+#include <fmt/format.h>
+
 namespace gapscan::cli {
 namespace {
 
@@ -45,6 +47,15 @@ report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Enco
   if (result.error) {
     input.error = result.error->message;
     diagnostics.push_back(*result.error);
+  }
+  if (result.account.untimed > result.account.records) {
+    diagnostics.push_back({Severity::warning, name,
+                           fmt::format("{} of its {} lines carry no time, so no gap can be measured at them",
+                                       result.account.untimed, result.account.lines),
+                           result.format == "mediawiki-debug"
+                               ? "MediaWiki's debug log has times only with $wgDebugTimestamps (old versions); "
+                                 "configure Monolog with a timestamped line or JSON format"
+                               : ""});
   }
   pipeline.lines.merge(result.account);
   return input;

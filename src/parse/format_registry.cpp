@@ -10,8 +10,12 @@ std::span<const FormatInfo> builtin_formats() {
   // Priority order: the most specific layouts first, so that detection prefers them when
   // a generic format also parses the same lines.
   static const std::vector<FormatInfo> k_formats = {
-      formats::mediawiki_line(), formats::monolog_line(), formats::monolog_json(),
-      formats::access_log(),     formats::generic_line(),
+      formats::mediawiki_line(),   //
+      formats::monolog_line(),     //
+      formats::monolog_json(),     //
+      formats::access_log(),       //
+      formats::mediawiki_debug(),  //
+      formats::generic_line(),
   };
   return k_formats;
 }

@@ -11,6 +11,7 @@ void LineAccount::merge(const LineAccount& other) {
   lines += other.lines;
   records += other.records;
   continuation += other.continuation;
+  untimed += other.untimed;
   blank += other.blank;
   comment += other.comment;
   unparsed += other.unparsed;
@@ -51,9 +52,19 @@ void RecordReader::detect(const std::vector<std::string>& raw_sample) {
   std::vector<std::size_t> hits(m_candidates.size(), 0);
   Record scratch;
   for (Candidate& candidate : m_candidates) candidate.parser->learn(sample, m_options.time);
+  std::vector<ParseStatus> statuses(m_candidates.size());
   for (const std::string& line : sample) {
+    bool parsed = false;
     for (std::size_t i = 0; i < m_candidates.size(); ++i) {
-      if (m_candidates[i].parser->parse(line, scratch) == ParseStatus::parsed) ++hits[i];
+      statuses[i] = m_candidates[i].parser->parse(line, scratch);
+      if (statuses[i] == ParseStatus::parsed) {
+        ++hits[i];
+        parsed = true;
+      }
+    }
+    // An untimed claim counts only for a line that no format parses.
+    for (std::size_t i = 0; i < m_candidates.size() && !parsed; ++i) {
+      if (statuses[i] == ParseStatus::untimed) ++hits[i];
     }
   }
   for (Candidate& candidate : m_candidates) candidate.parser->restart();
@@ -162,6 +173,7 @@ LineClass RecordReader::read(std::string_view line, const LineLocation& location
   }
   m_record_text = text;
   std::string_view malformed_reason;
+  bool untimed = false;
   for (Candidate& candidate : m_candidates) {
     record.duration = -1;
     record.duration_digits = 0;
@@ -188,6 +200,7 @@ LineClass RecordReader::read(std::string_view line, const LineLocation& location
     if (status == ParseStatus::malformed && malformed_reason.empty()) {
       malformed_reason = candidate.parser->reason();
     }
+    if (status == ParseStatus::untimed) untimed = true;
   }
   if (is_wrapped && wrapped.has_time && !text.empty() && !looks_like_continuation(text)) {
     // The carried line has no time of its own: the envelope's time stands in.
@@ -202,6 +215,10 @@ LineClass RecordReader::read(std::string_view line, const LineLocation& location
     ++m_envelope_records;
     m_seen_record = true;
     return LineClass::record;
+  }
+  if (untimed) {
+    ++m_account.untimed;
+    return LineClass::untimed;
   }
   if (text[0] == '#' && (text.size() < 2 || text[1] < '0' || text[1] > '9')) {
     ++m_account.comment;

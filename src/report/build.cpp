@@ -108,6 +108,7 @@ Report build_report(const RunResults& results) {
   report.lines.lines = lines.lines;
   report.lines.records = lines.records;
   report.lines.continuation = lines.continuation;
+  report.lines.untimed = lines.untimed;
   report.lines.blank = lines.blank;
   report.lines.comment = lines.comment;
   report.lines.unparsed = lines.unparsed;

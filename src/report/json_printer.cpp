@@ -104,10 +104,16 @@ std::string render_json(const Report& report) {
   for (const UnparsedLine& u : l.unparsed_examples) {
     unparsed.push_back(Json{{"where", u.where}, {"reason", u.reason}, {"text", u.text}});
   }
-  root["lines"] =
-      Json{{"total", l.lines},         {"records", l.records},     {"continuation", l.continuation},
-           {"blank", l.blank},         {"comment", l.comment},     {"unparsed", l.unparsed},
-           {"truncated", l.truncated}, {"by_format", l.by_format}, {"unparsed_examples", std::move(unparsed)}};
+  root["lines"] = Json{{"total", l.lines},
+                       {"records", l.records},
+                       {"continuation", l.continuation},
+                       {"untimed", l.untimed},
+                       {"blank", l.blank},
+                       {"comment", l.comment},
+                       {"unparsed", l.unparsed},
+                       {"truncated", l.truncated},
+                       {"by_format", l.by_format},
+                       {"unparsed_examples", std::move(unparsed)}};
   Json inputs = Json::array();
   for (const Input& input : report.inputs) {
     inputs.push_back(Json{{"name", input.name},

@@ -135,8 +135,10 @@ std::string render_text(const Report& report) {
   }
 
   const LineSummary& lines = report.lines;
-  out += fmt::format("Lines      {} read: {} records, {} continuation, {} blank, {} unparsed", count(lines.lines),
-                     count(lines.records), count(lines.continuation), count(lines.blank), count(lines.unparsed));
+  out += fmt::format("Lines      {} read: {} records, {} continuation, ", count(lines.lines), count(lines.records),
+                     count(lines.continuation));
+  if (lines.untimed > 0) out += fmt::format("{} untimed, ", count(lines.untimed));
+  out += fmt::format("{} blank, {} unparsed", count(lines.blank), count(lines.unparsed));
   if (lines.comment > 0) out += fmt::format(", {} comment", count(lines.comment));
   if (lines.truncated > 0) out += fmt::format(", {} cut at 16 MiB", count(lines.truncated));
   out += "\n";
@@ -158,7 +160,8 @@ std::string render_text(const Report& report) {
     out += fmt::format(", {} clock step{} back (largest {} before {}; no gap measured across)", count(a.clock_steps),
                        a.clock_steps == 1 ? "" : "s", duration(a.largest_clock_step_s * 1e3), a.largest_clock_step_at);
   }
-  out += fmt::format("; timestamp resolution {}; pooled test {}\n", duration(a.resolution_ms),
+  out += fmt::format("; timestamp resolution {}; pooled test {}\n",
+                     a.gaps > 0 ? duration(a.resolution_ms) : std::string("unknown (no gaps)"),
                      a.pooled_test ? "run" : "not run (fewer than 5 streams)");
   out += fmt::format("Catalog    {}, {} causes\n", report.catalog_origin, report.catalog_causes);
   return out;

@@ -110,3 +110,58 @@ TEST_CASE("Grouping by a field, a JSON key path or a regular expression", "[pars
           LineClass::record);
   CHECK(record.group == "57");
 }
+
+TEST_CASE("MediaWiki's debug log: requests from Start lines, times from $wgDebugTimestamps", "[parse][reader]") {
+  const std::vector<std::string> lines = {
+      "",
+      "Start request GET /w/index.php?title=Main_Page",
+      "IP: 203.0.113.7",
+      "web1 0.0412   6.0M  Article::view using parser cache: yes",
+      "[memcached] MemcachedPeclBagOStuff debug: get(mywiki:pcache:idhash:4711-0!canonical)",
+      "web1 0.0935   8.0M  OutputPage::sendCacheControl: private caching;  **",
+      "Request ended normally",
+      "Start request POST /w/api.php",
+      "web1 0.0100  12.5M  ApiMain::execute",
+      "2026-11-29T21:03:05Z reqId=r2 a timestamped line is never taken as untimed",
+  };
+  RecordReader reader(ReaderOptions{});
+  reader.detect(lines);
+  CHECK(reader.detected_format() == "mediawiki-debug");
+  std::vector<Record> records;
+  std::vector<std::string> groups;
+  std::vector<LineClass> classes;
+  std::uint64_t number = 0;
+  for (const std::string& line : lines) {
+    Record record;
+    classes.push_back(reader.read(line, LineLocation{0, ++number, 0}, record));
+    if (classes.back() == LineClass::record) {
+      records.push_back(record);
+      groups.emplace_back(record.group);
+    }
+  }
+  CHECK(classes == std::vector<LineClass>{LineClass::blank, LineClass::record, LineClass::untimed, LineClass::record,
+                                          LineClass::untimed, LineClass::record, LineClass::untimed, LineClass::record,
+                                          LineClass::record, LineClass::record});
+  REQUIRE(records.size() == 6);
+  CHECK(groups[0] == "#1 GET /w/index.php?title=Main_Page");
+  CHECK(groups[1] == groups[0]);
+  CHECK(records[2].time - records[1].time == 52'300'000);  // 0.0935 - 0.0412 s, exact to 100 µs
+  CHECK(records[1].time_digits == 4);
+  CHECK(groups[3] == "#2 POST /w/api.php");
+  CHECK(records[3].time == records[2].time);  // the next request starts where the last one ended
+  CHECK(records[4].time - records[3].time == 10'000'000);
+  CHECK(records[5].format == "generic");
+  const LineAccount account = reader.account();
+  CHECK(account.untimed == 3);
+  CHECK(account.lines ==
+        account.records + account.continuation + account.untimed + account.blank + account.comment + account.unparsed);
+}
+
+TEST_CASE("Without Start lines or elapsed stamps the debug-log format claims nothing", "[parse][reader]") {
+  const std::vector<std::string> lines = {"[memcached] get(a)", "IP: 1.2.3.4", "just text"};
+  RecordReader reader(ReaderOptions{});
+  reader.detect(lines);
+  CHECK(reader.detected_format() == "none");
+  const auto classes = classify(reader, lines);
+  CHECK(classes == std::vector<LineClass>{LineClass::unparsed, LineClass::unparsed, LineClass::unparsed});
+}

@@ -18,6 +18,8 @@ enum class ParseStatus {
   parsed,           ///< the line is a record of this format; Record filled
   not_this_format,  ///< the line does not look like this format at all
   malformed,        ///< it starts like this format but a field is invalid (reason() says which)
+  untimed,          ///< a line of this format that carries no time (MediaWiki's debug log without
+                    ///< $wgDebugTimestamps); it yields to any format that parses the line
 };
 
 /// What an input's stamps do not say, as the user or the file tells it.

@@ -19,7 +19,7 @@
 
 namespace gapscan::parse {
 
-enum class LineClass { record, continuation, blank, comment, unparsed };
+enum class LineClass { record, continuation, untimed, blank, comment, unparsed };
 
 struct UnparsedExample {
   LineLocation location;
@@ -27,12 +27,13 @@ struct UnparsedExample {
   std::string reason;  ///< why no format took it
 };
 
-/// How every physical line of the run was classified. lines == records + continuation + comment +
-/// blank + unparsed always holds.
+/// How every physical line of the run was classified. lines == records + continuation + untimed +
+/// comment + blank + unparsed always holds.
 struct LineAccount {
   std::uint64_t lines = 0;
   std::uint64_t records = 0;
   std::uint64_t continuation = 0;
+  std::uint64_t untimed = 0;  ///< lines of a known format that carry no time (no gap can be measured)
   std::uint64_t blank = 0;
   std::uint64_t comment = 0;  ///< lines starting with '#' that no format reads (headers, notes)
   std::uint64_t unparsed = 0;

@@ -109,6 +109,7 @@ struct LineSummary {
   std::uint64_t lines = 0;
   std::uint64_t records = 0;
   std::uint64_t continuation = 0;
+  std::uint64_t untimed = 0;
   std::uint64_t blank = 0;
   std::uint64_t comment = 0;
   std::uint64_t unparsed = 0;

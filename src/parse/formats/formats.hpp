@@ -9,6 +9,7 @@ FormatInfo mediawiki_line();
 FormatInfo monolog_line();
 FormatInfo monolog_json();
 FormatInfo access_log();
+FormatInfo mediawiki_debug();
 FormatInfo generic_line();
 
 }  // namespace gapscan::parse::formats
