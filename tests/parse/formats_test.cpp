@@ -138,6 +138,26 @@ TEST_CASE("Generic lines: process keys, boot-relative and long epoch stamps, slo
   REQUIRE(journal.size() == 2);
   CHECK(journal[0].first == 1764450184123456000);
   CHECK(journal[0].second == "4242");
+  // PHP-FPM: the master's slow warning, the slow log's record header: one key per worker
+  const auto fpm =
+      read({"[09-Nov-2025 18:28:50] WARNING: [pool www] child 4242, script '/srv/w/index.php' "
+            "(request: \"GET /index.php\") executing too slow (5.012345 sec), logging",
+            "[09-Nov-2025 18:28:50]  [pool www] pid 4242"});
+  REQUIRE(fpm.size() == 2);
+  CHECK(fpm[0].second == "child 4242");
+  CHECK(fpm[1].second == "child 4242");
+  const auto apache =
+      read({"[Sun Nov 09 18:28:45.123456 2025] [proxy_fcgi:error] [pid 1234:tid 1402] [client "
+            "203.0.113.7:51234] AH01071: Got error 'PHP message: x'"});
+  REQUIRE(apache.size() == 1);
+  CHECK(apache[0].second == "pid 1234:tid 1402");
+  // LegacyLogger group file: the request id MediaWiki puts in front of exception messages
+  const auto group_file = read({"2025-11-09 09:28:45 web1 mywiki: Lowered set() TTL for k due to snapshot lag",
+                                "2025-11-09 09:28:46 web1 mywiki: [9c1f0d3e8a2b47c5a6d7e8f9] /w/index.php   "
+                                "Wikimedia\\Rdbms\\DBQueryError: Error 1205"});
+  REQUIRE(group_file.size() == 2);
+  CHECK(group_file[0].second.empty());
+  CHECK(group_file[1].second == "9c1f0d3e8a2b47c5a6d7e8f9");
   const auto slow = read({"# Time: 2026-11-29T21:03:04.123456Z", "# Query_time: 2.000123  Lock_time: 0.000000"});
   REQUIRE(slow.size() == 1);
   CHECK(slow[0].first % k_ns_per_s == 123456000);

@@ -67,7 +67,7 @@ inline bool all_digits(std::string_view text) {
 /// A process or connection key where the layout has one: strace -f ("[pid 1234] …" or
 /// "1234 <time> …"), Redis ("1234:M <time> …"), PostgreSQL ("<time> [1234] …") and nginx's
 /// error log ("[error] 1234#0: *57 …", by connection).
-std::string_view process_key(std::string_view line, std::string_view message) {
+std::string_view process_key(std::string_view line, std::string_view message, std::string& scratch) {
   if (line.starts_with("[pid ")) {
     const std::size_t close = line.find(']');
     if (close != std::string_view::npos && all_digits(line.substr(5, close - 5))) return line.substr(1, close - 1);
@@ -79,6 +79,31 @@ std::string_view process_key(std::string_view line, std::string_view message) {
     const std::size_t colon = first.find(':');
     if (colon != std::string_view::npos && colon + 2 == first.size() && all_digits(first.substr(0, colon)))
       return first;
+  }
+  // PHP-FPM: the slow log's "[pool www] pid 4242" and the master's "[pool www] child 4242, …"
+  // or "child 4242 exited …": the same key as the worker output the envelope unwraps.
+  if (const std::size_t pool = message.find("[pool "); pool != std::string_view::npos && pool < 24) {
+    const std::size_t close = message.find("] ", pool);
+    if (close != std::string_view::npos) {
+      std::size_t at = close + 2;
+      std::string_view rest = message.substr(at);
+      const bool pid = rest.starts_with("pid "), child = rest.starts_with("child ");
+      if (pid || child) {
+        at += pid ? 4 : 6;
+        std::size_t end = at;
+        while (end < message.size() && message[end] >= '0' && message[end] <= '9') ++end;
+        if (end > at && child) return message.substr(at - 6, end - at + 6);
+        if (end > at) {
+          scratch.assign("child ").append(message.substr(at, end - at));
+          return scratch;
+        }
+      }
+    }
+  }
+  // Apache 2.4's error log: "[module:level] [pid 1234:tid 140245123456768] …".
+  if (const std::size_t pid = message.find("[pid "); pid != std::string_view::npos && pid < 48) {
+    const std::size_t close = message.find(']', pid);
+    if (close != std::string_view::npos && close < pid + 48) return message.substr(pid + 1, close - pid - 1);
   }
   if (message.starts_with('[')) {
     const std::size_t close = message.find(']');
@@ -97,6 +122,27 @@ std::string_view process_key(std::string_view line, std::string_view message) {
     }
   }
   return {};
+}
+
+/// MediaWiki's exception and error messages start with "[<reqId>] <url>   …"; in a
+/// LegacyLogger group file: "<time> <host> <wiki>: [<reqId>] …".
+std::string_view bracketed_request_id(std::string_view message) {
+  const std::size_t open = message.find(": [");
+  if (open == std::string_view::npos || open > 80) return {};
+  const std::size_t start = open + 3;
+  std::size_t end = start;
+  bool digit = false;
+  while (end < message.size() && end - start <= 40) {
+    const char c = message[end];
+    if (c >= '0' && c <= '9') {
+      digit = true;
+    } else if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '@' || c == '_')) {
+      break;
+    }
+    ++end;
+  }
+  if (!digit || end - start < 16 || end - start > 40 || message.substr(end, 2) != "] ") return {};
+  return message.substr(start, end - start);
 }
 
 std::string_view request_id(std::string_view line) {
@@ -222,7 +268,8 @@ class GenericLineParser final : public LineParser {
     record.level = {};
     record.group = request_id(line);
     if (record.group.empty()) record.group = syslog_tag(record.message);
-    if (record.group.empty()) record.group = process_key(line, record.message);
+    if (record.group.empty()) record.group = bracketed_request_id(record.message);
+    if (record.group.empty()) record.group = process_key(line, record.message, m_key);
     return ParseStatus::parsed;
   }
 
@@ -328,6 +375,7 @@ class GenericLineParser final : public LineParser {
   std::vector<Choice> m_ranked;
   NumericOrder m_order = NumericOrder::month_day_year;
   StampClock m_clock;
+  std::string m_key;  // a group key the line does not spell out (PHP-FPM slow log: "child 4242")
   int m_base_year = 1970;
   int m_default_year = 1970;
   std::vector<AnchorHit> m_hits;

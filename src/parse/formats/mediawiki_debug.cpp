@@ -77,8 +77,9 @@ class MediaWikiDebugParser final : public LineParser {
   void learn(const std::vector<std::string>& sample, const TimeSettings& settings) override {
     (void)settings;
     Elapsed elapsed;
-    m_learnt_active = std::any_of(sample.begin(), sample.end(),
-                                  [&](const std::string& line) { return is_start(line) || find_elapsed(line, elapsed); });
+    m_learnt_active = std::any_of(sample.begin(), sample.end(), [&](const std::string& line) {
+      return is_start(line) || find_elapsed(line, elapsed);
+    });
     restart();
   }
 
