@@ -64,17 +64,11 @@ Civil civil(std::int64_t ns) {
   const int day = static_cast<int>(doy - (153 * mp + 2) / 5 + 1);
   const int month = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
   const int year = static_cast<int>(yoe + era * 400 + (month <= 2 ? 1 : 0));
-  return {year,
-          month,
-          day,
-          static_cast<int>(sod / 3600),
-          static_cast<int>(sod / 60 % 60),
-          static_cast<int>(sod % 60),
+  return {year, month, day, static_cast<int>(sod / 3600), static_cast<int>(sod / 60 % 60), static_cast<int>(sod % 60),
           nanos};
 }
 
-constexpr const char* k_months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
-                                    "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+constexpr const char* k_months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
 
 std::string request_id(std::mt19937_64& rng, int hex_digits) {
   static constexpr char k_hex[] = "0123456789abcdef";
@@ -105,17 +99,19 @@ std::vector<Family> families() {
   std::vector<Family> out;
   out.push_back({"mediawiki-line", [](Clock& c) {
                    const Civil t = civil(c.next());
-                   return fmt::format("{:04}-{:02}-{:02} {:02}:{:02}:{:02}.{:06} [{}] mw1411 enwiki 1.39.10 memcached "
-                                      "DEBUG: {} {{\"class\":\"MemcachedPeclBagOStuff\"}}",
-                                      t.year, t.month, t.day, t.hour, t.minute, t.second, t.nanos / 1000,
-                                      request_id(c.rng, 24), message(c.rng));
+                   return fmt::format(
+                       "{:04}-{:02}-{:02} {:02}:{:02}:{:02}.{:06} [{}] mw1411 enwiki 1.39.10 memcached "
+                       "DEBUG: {} {{\"class\":\"MemcachedPeclBagOStuff\"}}",
+                       t.year, t.month, t.day, t.hour, t.minute, t.second, t.nanos / 1000, request_id(c.rng, 24),
+                       message(c.rng));
                  }});
   out.push_back({"monolog-line", [](Clock& c) {
                    const Civil t = civil(c.next());
-                   return fmt::format("[{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}+00:00] memcached.WARNING: {} {{}} "
-                                      "{{\"host\":\"web1\",\"wiki\":\"enwiki\",\"reqId\":\"{}\"}}",
-                                      t.year, t.month, t.day, t.hour, t.minute, t.second, t.nanos / 1000,
-                                      message(c.rng), request_id(c.rng, 24));
+                   return fmt::format(
+                       "[{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}+00:00] memcached.WARNING: {} {{}} "
+                       "{{\"host\":\"web1\",\"wiki\":\"enwiki\",\"reqId\":\"{}\"}}",
+                       t.year, t.month, t.day, t.hour, t.minute, t.second, t.nanos / 1000, message(c.rng),
+                       request_id(c.rng, 24));
                  }});
   out.push_back({"monolog-json", [](Clock& c) {
                    const Civil t = civil(c.next());
@@ -129,16 +125,17 @@ std::vector<Family> families() {
   out.push_back({"access-log", [](Clock& c) {
                    const std::int64_t ns = c.next();
                    const Civil t = civil(ns);
-                   return fmt::format("203.0.113.{} - - [{:02}/{}/{:04}:{:02}:{:02}:{:02} +0000] \"GET /wiki/Page_{} "
-                                      "HTTP/2.0\" 200 {} \"-\" \"Mozilla/5.0 (X11; Linux x86_64)\" 0.{:03} {} {}.{:03}",
-                                      c.rng() % 250, t.day, k_months[t.month - 1], t.year, t.hour, t.minute, t.second,
-                                      c.rng() % 100000, c.rng() % 90000, c.rng() % 1000, request_id(c.rng, 32),
-                                      ns / 1'000'000'000, ns / 1'000'000 % 1000);
+                   return fmt::format(
+                       "203.0.113.{} - - [{:02}/{}/{:04}:{:02}:{:02}:{:02} +0000] \"GET /wiki/Page_{} "
+                       "HTTP/2.0\" 200 {} \"-\" \"Mozilla/5.0 (X11; Linux x86_64)\" 0.{:03} {} {}.{:03}",
+                       c.rng() % 250, t.day, k_months[t.month - 1], t.year, t.hour, t.minute, t.second,
+                       c.rng() % 100000, c.rng() % 90000, c.rng() % 1000, request_id(c.rng, 32), ns / 1'000'000'000,
+                       ns / 1'000'000 % 1000);
                  }});
   out.push_back({"mediawiki-debug", [](Clock& c) {
                    const std::int64_t elapsed = (c.next() - 1'764'450'184'000'000'000) / 100'000;  // 100 µs
-                   return fmt::format("web1 {}.{:04}  {:4}.{}M  {}", elapsed / 10000, elapsed % 10000,
-                                      6 + c.rng() % 60, c.rng() % 10, message(c.rng));
+                   return fmt::format("web1 {}.{:04}  {:4}.{}M  {}", elapsed / 10000, elapsed % 10000, 6 + c.rng() % 60,
+                                      c.rng() % 10, message(c.rng));
                  }});
   out.push_back({"generic ymd (logfmt)", [](Clock& c) {
                    const Civil t = civil(c.next());
@@ -148,10 +145,11 @@ std::vector<Family> families() {
                  }});
   out.push_back({"generic ymd (Java)", [](Clock& c) {
                    const Civil t = civil(c.next());
-                   return fmt::format("{:04}-{:02}-{:02} {:02}:{:02}:{:02},{:03} INFO  [http-nio-8080-exec-{}] "
-                                      "o.a.c.c.C.[Tomcat].[localhost] - {}",
-                                      t.year, t.month, t.day, t.hour, t.minute, t.second, t.nanos / 1'000'000,
-                                      c.rng() % 20, message(c.rng));
+                   return fmt::format(
+                       "{:04}-{:02}-{:02} {:02}:{:02}:{:02},{:03} INFO  [http-nio-8080-exec-{}] "
+                       "o.a.c.c.C.[Tomcat].[localhost] - {}",
+                       t.year, t.month, t.day, t.hour, t.minute, t.second, t.nanos / 1'000'000, c.rng() % 20,
+                       message(c.rng));
                  }});
   out.push_back({"generic month-name (syslog)", [](Clock& c) {
                    const Civil t = civil(c.next());
@@ -160,16 +158,17 @@ std::vector<Family> families() {
                  }});
   out.push_back({"generic epoch (JSON)", [](Clock& c) {
                    const std::int64_t ns = c.next();
-                   return fmt::format("{{\"level\":\"info\",\"ts\":{}.{:06},\"logger\":\"http.log.access\",\"msg\":"
-                                      "\"handled request\",\"duration\":0.{:06},\"status\":200}}",
-                                      ns / 1'000'000'000, ns / 1000 % 1'000'000, c.rng() % 1'000'000);
+                   return fmt::format(
+                       "{{\"level\":\"info\",\"ts\":{}.{:06},\"logger\":\"http.log.access\",\"msg\":"
+                       "\"handled request\",\"duration\":0.{:06},\"status\":200}}",
+                       ns / 1'000'000'000, ns / 1000 % 1'000'000, c.rng() % 1'000'000);
                  }});
   out.push_back({"generic clf (PHP error_log)", [](Clock& c) {
                    const Civil t = civil(c.next());
-                   return fmt::format("[{:02}-{}-{:04} {:02}:{:02}:{:02} UTC] PHP Warning:  Undefined variable $x{} in "
-                                      "/srv/mediawiki/includes/Foo.php on line {}",
-                                      t.day, k_months[t.month - 1], t.year, t.hour, t.minute, t.second,
-                                      c.rng() % 100, c.rng() % 2000);
+                   return fmt::format(
+                       "[{:02}-{}-{:04} {:02}:{:02}:{:02} UTC] PHP Warning:  Undefined variable $x{} in "
+                       "/srv/mediawiki/includes/Foo.php on line {}",
+                       t.day, k_months[t.month - 1], t.year, t.hour, t.minute, t.second, c.rng() % 100, c.rng() % 2000);
                  }});
   out.push_back({"generic month-day (logcat)", [](Clock& c) {
                    const Civil t = civil(c.next());
@@ -179,9 +178,10 @@ std::vector<Family> families() {
                  }});
   out.push_back({"generic time-only (strace)", [](Clock& c) {
                    const Civil t = civil(c.next());
-                   return fmt::format("{:02}:{:02}:{:02}.{:06} sendto(7, \"set WANCache:k 0 86400 {}\\r\\n\", 40, "
-                                      "MSG_NOSIGNAL, NULL, 0) = 40",
-                                      t.hour, t.minute, t.second, t.nanos / 1000, c.rng() % 1000);
+                   return fmt::format(
+                       "{:02}:{:02}:{:02}.{:06} sendto(7, \"set WANCache:k 0 86400 {}\\r\\n\", 40, "
+                       "MSG_NOSIGNAL, NULL, 0) = 40",
+                       t.hour, t.minute, t.second, t.nanos / 1000, c.rng() % 1000);
                  }});
   out.push_back({"generic compact (HDFS)", [](Clock& c) {
                    const Civil t = civil(c.next());
@@ -276,8 +276,7 @@ int main(int argc, char** argv) {
   all.push_back({"user format (RE2 regex)", [](Clock& c) {
                    const Civil t = civil(c.next());
                    return fmt::format("{:04}-{:02}-{:02} {:02}:{:02}:{:02}.{:06} [{}] INFO {}", t.year, t.month, t.day,
-                                      t.hour, t.minute, t.second, t.nanos / 1000, request_id(c.rng, 8),
-                                      message(c.rng));
+                                      t.hour, t.minute, t.second, t.nanos / 1000, request_id(c.rng, 8), message(c.rng));
                  }});
 
   fmt::print("{} lines per family, median of {} runs; floor = splitting the same bytes into lines\n\n", lines, runs);

@@ -44,9 +44,8 @@ InputResult read_records(std::unique_ptr<source::ByteSource> bytes, SourceId id,
   auto consume = [&](std::string_view text, std::uint64_t number, std::uint64_t offset, bool truncated) {
     if (truncated) records.note_truncated();
     const LineLocation location{id, number, offset};
-    if (records.read(text, location, record) == parse::LineClass::record) {
-      on_record(record, records.record_text(), location);
-    }
+    records.read(text, location, record);
+    if (records.record_ready()) on_record(record, records.record_text(), records.record_location());
   };
 
   // The first lines are kept to detect the format, then replayed.
@@ -63,6 +62,9 @@ InputResult read_records(std::unique_ptr<source::ByteSource> bytes, SourceId id,
     consume(sample[i], sample_lines[i].number, sample_lines[i].offset, sample_lines[i].truncated);
   }
   while (auto line = reader.next()) consume(line->text, line->number, line->offset, line->truncated);
+  while (records.finish(record)) {
+    if (records.record_ready()) on_record(record, records.record_text(), records.record_location());
+  }
 
   InputResult result;
   result.account = records.account();

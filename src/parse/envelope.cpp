@@ -77,6 +77,8 @@ bool unwrap_docker(std::string_view line, std::string& buffer, Unwrapped& out) {
   const std::string_view log = json_string_field(line, "log");
   const std::string_view time = json_string_field(line, "time");
   if (time.empty()) return false;
+  out.partial = !log.ends_with("\\n");  // a 16 KiB part: the line goes on in the next entry
+  out.stream = json_string_field(line, "stream") == "stderr" ? 1 : 0;
   unescape_json(log, buffer);
   while (!buffer.empty() && (buffer.back() == '\n' || buffer.back() == '\r')) buffer.pop_back();
   out.inner = buffer;
@@ -116,6 +118,7 @@ bool unwrap_php_fpm(std::string_view line, Unwrapped& out) {
   const std::size_t quote = line.find(": \"", said);
   if (quote == std::string_view::npos) return false;
   std::string_view inner = line.substr(quote + 3);
+  out.stream = line.substr(said + 14, 3) == "err" ? 1 : 0;
   if (inner.ends_with("\", pipe is closed"))
     inner.remove_suffix(17);
   else if (inner.ends_with("\""))
@@ -131,6 +134,7 @@ bool unwrap_php_fpm(std::string_view line, Unwrapped& out) {
             k_ns_per_s +
         fields.nanos;
     out.time_digits = fields.digits;
+    out.zoned = fields.has_zone;
   }
   const std::size_t child = line.rfind("child ", said);
   if (child != std::string_view::npos) out.group = line.substr(child, said - child);
@@ -181,8 +185,23 @@ bool Envelope::unwrap(std::string_view line, Unwrapped& out) {
     case EnvelopeKind::cri:
       return unwrap_cri(line, out);
     case EnvelopeKind::php_fpm:
-      return unwrap_php_fpm(line, out);
+      if (!unwrap_php_fpm(line, out)) return false;
+      out.partial = !line.ends_with("pipe is closed") && fpm_part(line.size());
+      return true;
   }
+  return false;
+}
+
+bool Envelope::fpm_part(std::size_t length) {
+  // PHP-FPM wraps worker output longer than log_limit (at least 512 bytes; 1024 by default)
+  // into lines of exactly log_limit bytes. A line of a round length (a power of two) is taken
+  // for a part; so is one whose length has been seen twice before (another log_limit).
+  if (length < 512) return false;
+  if ((length & (length - 1)) == 0) return true;
+  for (auto& [seen, count] : m_fpm_lengths) {
+    if (seen == length) return ++count >= 3;
+  }
+  if (m_fpm_lengths.size() < 64) m_fpm_lengths.emplace_back(length, 1);
   return false;
 }
 

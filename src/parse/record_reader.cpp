@@ -46,8 +46,23 @@ void RecordReader::detect(const std::vector<std::string>& raw_sample) {
   std::vector<std::string> sample;
   sample.reserve(raw_sample.size());
   Unwrapped unwrapped;
+  Envelope probe(m_envelope.kind());  // its own state: the lines are unwrapped again when read
+  std::map<std::string, std::string> parts;
   for (const std::string& line : raw_sample) {
-    sample.emplace_back(m_envelope.unwrap(line, unwrapped) ? std::string(unwrapped.inner) : line);
+    if (!probe.unwrap(line, unwrapped)) {
+      sample.push_back(line);
+      continue;
+    }
+    std::string key = std::string(unwrapped.group) + (unwrapped.stream == 0 ? "\x01out" : "\x01err");
+    const auto it = parts.find(key);
+    if (unwrapped.partial) {
+      parts[key] += unwrapped.inner;
+    } else if (it != parts.end()) {
+      sample.push_back(it->second + std::string(unwrapped.inner));
+      parts.erase(it);
+    } else {
+      sample.emplace_back(unwrapped.inner);
+    }
   }
   std::vector<std::size_t> hits(m_candidates.size(), 0);
   Record scratch;
@@ -150,28 +165,77 @@ void RecordReader::apply_group_by(std::string_view text, Record& record) const {
 }
 
 LineClass RecordReader::read(std::string_view line, const LineLocation& location, Record& record) {
+  m_ready = false;
   ++m_account.lines;
   if (line.find_first_not_of(" \t\r") == std::string_view::npos) {
     ++m_account.blank;
     return LineClass::blank;
   }
-  std::string_view text = line;
   Unwrapped wrapped;
-  const bool is_wrapped = m_envelope.kind() != EnvelopeKind::none && m_envelope.unwrap(line, wrapped);
-  if (is_wrapped) {
-    const bool continues = m_in_partial[wrapped.stream];
-    m_in_partial[wrapped.stream] = wrapped.partial;
-    if (continues) {  // the rest of a CRI line split into partial envelopes
-      ++m_account.continuation;
-      return LineClass::continuation;
-    }
-    text = wrapped.inner;
-    if (text.find_first_not_of(" \t\r") == std::string_view::npos) {
-      ++m_account.blank;
-      return LineClass::blank;
-    }
+  if (m_envelope.kind() == EnvelopeKind::none || !m_envelope.unwrap(line, wrapped)) {
+    return classify(line, nullptr, location, record);
   }
+  // A line split over several envelopes of one stream is put back together, then read as
+  // one record at the place of its first part.
+  std::string key = std::string(wrapped.group);
+  key += wrapped.stream == 0 ? "\x01out" : "\x01err";
+  if (const auto it = m_pending.find(key); it != m_pending.end()) {
+    it->second.text += wrapped.inner;
+    ++m_account.continuation;
+    if (!wrapped.partial || it->second.text.size() > k_max_joined) {
+      m_joined = std::move(it->second);
+      m_pending.erase(it);
+      read_joined(record);
+    }
+    return LineClass::continuation;
+  }
+  if (wrapped.partial && m_pending.size() < k_max_pending) {
+    Pending& pending = m_pending[key];
+    pending.location = location;
+    pending.text = wrapped.inner;
+    pending.group = wrapped.group;
+    pending.envelope = wrapped;
+    return LineClass::record;  // counted when its last part has been read
+  }
+  if (wrapped.inner.find_first_not_of(" \t\r") == std::string_view::npos) {
+    ++m_account.blank;
+    return LineClass::blank;
+  }
+  return classify(wrapped.inner, &wrapped, location, record);
+}
+
+void RecordReader::read_joined(Record& record) {
+  m_joined.envelope.inner = m_joined.text;
+  m_joined.envelope.group = m_joined.group;
+  m_joined.envelope.partial = false;
+  classify(m_joined.text, &m_joined.envelope, m_joined.location, record);
+}
+
+bool RecordReader::finish(Record& record) {
+  m_ready = false;
+  if (m_pending.empty()) return false;
+  m_joined = std::move(m_pending.begin()->second);
+  m_pending.erase(m_pending.begin());
+  read_joined(record);
+  return true;
+}
+
+LineClass RecordReader::accept(std::string_view text, const LineLocation& location, Record& record) {
+  apply_group_by(text, record);
+  if (!record.zoned && m_options.time.zone) record.time = m_options.time.zone->to_utc(record.time, m_last_utc);
+  m_last_utc = record.time;
   m_record_text = text;
+  m_record_location = location;
+  m_ready = true;
+  ++m_account.records;
+  m_seen_record = true;
+  return LineClass::record;
+}
+
+LineClass RecordReader::classify(std::string_view text, const Unwrapped* envelope, const LineLocation& location,
+                                 Record& record) {
+  const bool is_wrapped = envelope != nullptr;
+  const Unwrapped& wrapped = is_wrapped ? *envelope : m_no_envelope;
   std::string_view malformed_reason;
   bool untimed = false;
   for (Candidate& candidate : m_candidates) {
@@ -185,17 +249,12 @@ LineClass RecordReader::read(std::string_view line, const LineLocation& location
         if (wrapped.has_time && record.time_digits < 3 && wrapped.time_digits > record.time_digits) {
           record.time = wrapped.time;
           record.time_digits = wrapped.time_digits;
-          record.zoned = true;
+          record.zoned = wrapped.zoned;
         }
       }
-      apply_group_by(text, record);
-      if (!record.zoned && m_options.time.zone) record.time = m_options.time.zone->to_utc(record.time, m_last_utc);
-      m_last_utc = record.time;
       record.format = candidate.info->name;
-      ++m_account.records;
       ++candidate.records;
-      m_seen_record = true;
-      return LineClass::record;
+      return accept(text, location, record);
     }
     if (status == ParseStatus::malformed && malformed_reason.empty()) {
       malformed_reason = candidate.parser->reason();
@@ -207,14 +266,12 @@ LineClass RecordReader::read(std::string_view line, const LineLocation& location
     record = Record{};
     record.time = wrapped.time;
     record.time_digits = wrapped.time_digits;
+    record.zoned = wrapped.zoned;
     record.group = wrapped.group;
     record.message = text;
     record.format = to_string(m_envelope.kind());
-    apply_group_by(text, record);
-    ++m_account.records;
     ++m_envelope_records;
-    m_seen_record = true;
-    return LineClass::record;
+    return accept(text, location, record);
   }
   if (untimed) {
     ++m_account.untimed;

@@ -77,12 +77,24 @@ class RecordReader {
   /// Name of the detected format, or "none".
   std::string detected_format() const;
 
-  /// Classifies one physical line; fills `record` when the result is LineClass::record.
+  /// Classifies one physical line. When a record is complete, `record` is filled and
+  /// record_ready() is true. That is the line's own record, except for a line split over
+  /// several envelopes (Docker 16 KiB parts, CRI 'P', PHP-FPM's log_limit wrapping): its first
+  /// part is classed record but comes out when the last part is read (at record_location()),
+  /// the other parts are continuation.
   LineClass read(std::string_view text, const LineLocation& location, Record& record);
 
-  /// The text the last record was read from: the line, or the line inside its envelope
-  /// (Docker, CRI, PHP-FPM). Valid until the next read().
+  /// Whether the last read() or finish() filled `record`.
+  bool record_ready() const { return m_ready; }
+  /// Where the record that is ready starts.
+  const LineLocation& record_location() const { return m_record_location; }
+  /// The text the ready record was read from: the line, or the line inside its envelope
+  /// (Docker, CRI, PHP-FPM), parts joined. Valid until the next read() or finish().
   std::string_view record_text() const { return m_record_text; }
+
+  /// At the end of the input: reads one line still waiting for its last part, as it is.
+  /// False when none waits; call until false, taking a record whenever record_ready().
+  bool finish(Record& record);
 
   /// The classification of every line read so far.
   LineAccount account() const;
@@ -94,6 +106,19 @@ class RecordReader {
     std::unique_ptr<LineParser> parser;
     std::uint64_t records;
   };
+  /// A line waiting for the rest of its parts.
+  struct Pending {
+    LineLocation location;  // of the first part
+    std::string text;       // the parts so far
+    std::string group;      // the envelope's key, owned
+    Unwrapped envelope;     // of the first part (views re-pointed before use)
+  };
+  static constexpr std::size_t k_max_pending = 256;      // streams with a line in parts
+  static constexpr std::size_t k_max_joined = 16 << 20;  // bytes of one joined line
+
+  LineClass classify(std::string_view text, const Unwrapped* envelope, const LineLocation& location, Record& record);
+  LineClass accept(std::string_view text, const LineLocation& location, Record& record);
+  void read_joined(Record& record);
   static bool looks_like_continuation(std::string_view text);
   void apply_group_by(std::string_view text, Record& record) const;
 
@@ -101,8 +126,12 @@ class RecordReader {
   std::vector<Candidate> m_candidates;  // detected format first
   bool m_detected = false;
   Envelope m_envelope;
-  bool m_in_partial[2] = {false, false};  // the previous CRI line of stdout / stderr was partial ('P')
+  std::map<std::string, Pending, std::less<>> m_pending;  // by envelope key and stream
+  Pending m_joined;                                       // the joined line being read
+  const Unwrapped m_no_envelope{};
   std::string_view m_record_text;
+  LineLocation m_record_location;
+  bool m_ready = false;
   std::uint64_t m_envelope_records = 0;  // records timed by their envelope
   TimeNs m_last_utc = INT64_MIN;         // instant of the last record, for zone changes
   bool m_seen_record = false;
