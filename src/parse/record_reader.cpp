@@ -1,6 +1,8 @@
 #include <gapscan/parse/fields.hpp>
 #include <gapscan/parse/record_reader.hpp>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -173,7 +175,7 @@ LineClass RecordReader::read(std::string_view line, const LineLocation& location
   }
   Unwrapped wrapped;
   if (m_envelope.kind() == EnvelopeKind::none || !m_envelope.unwrap(line, wrapped)) {
-    return classify(line, nullptr, location, record);
+    return read_text(line, nullptr, location, record);
   }
   // A line split over several envelopes of one stream is put back together, then read as
   // one record at the place of its first part.
@@ -201,7 +203,79 @@ LineClass RecordReader::read(std::string_view line, const LineLocation& location
     ++m_account.blank;
     return LineClass::blank;
   }
-  return classify(wrapped.inner, &wrapped, location, record);
+  return read_text(wrapped.inner, &wrapped, location, record);
+}
+
+bool RecordReader::OpenJson::feed(std::string_view line) {
+  for (const char c : line) {
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if (c == '}' || c == ']') {
+      --depth;
+    }
+  }
+  return depth <= 0;
+}
+
+LineClass RecordReader::read_text(std::string_view text, const Unwrapped* envelope, const LineLocation& location,
+                                  Record& record) {
+  const auto starts_line = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '[' || c == '{' || c == '<';
+  };
+  if (m_json.active && (m_json.in_string ? m_json.last_length < k_min_wrap : starts_line(text.front()))) {
+    // Not a part of the object: a wrap fills its line to the writer's limit (at least 512
+    // bytes), and pretty-printed JSON is indented, its end '}' or ']'. The object ended
+    // without closing: its first line is unparsed, this line is read on its own.
+    m_json.active = false;
+    ++m_account.unparsed;
+    if (m_account.examples.size() < LineAccount::k_max_examples) {
+      m_account.examples.push_back({m_json.location, m_json.text.substr(0, 200),
+                                    fmt::format("a JSON object that does not close (over {} lines)", m_json.lines)});
+    }
+  }
+  if (m_json.active) {
+    // A break inside a string is a wrap (joined as is); between tokens, a line of
+    // pretty-printed JSON (joined with the newline, which JSON allows there).
+    if (!m_json.in_string) m_json.text += '\n';
+    m_json.text += text;
+    m_json.last_length = text.size();
+    ++m_account.continuation;
+    if (m_json.feed(text) || ++m_json.lines >= k_max_json_lines) {
+      m_json.active = false;
+      m_json_text = std::move(m_json.text);
+      classify(m_json_text, envelope, m_json.location, record);
+    }
+    return LineClass::continuation;
+  }
+  // An object that opens on this line and does not close on it: gather the lines it spans.
+  // (A complete object ends with '}', so only such lines pay for the brace count.)
+  std::string_view trimmed = text;
+  while (!trimmed.empty() && (trimmed.back() == ' ' || trimmed.back() == '\r' || trimmed.back() == '\t')) {
+    trimmed.remove_suffix(1);
+  }
+  if (text.front() == '{' && trimmed.back() != '}' && (trimmed.size() == 1 || text.starts_with("{\""))) {
+    OpenJson open;
+    if (!open.feed(text) && (!open.in_string || text.size() >= k_min_wrap)) {
+      m_json = std::move(open);
+      m_json.active = true;
+      m_json.lines = 1;
+      m_json.location = location;
+      m_json.text = text;
+      m_json.last_length = text.size();
+      return LineClass::record;  // counted when the object closes
+    }
+  }
+  return classify(text, envelope, location, record);
 }
 
 void RecordReader::read_joined(Record& record) {
@@ -213,6 +287,12 @@ void RecordReader::read_joined(Record& record) {
 
 bool RecordReader::finish(Record& record) {
   m_ready = false;
+  if (m_json.active) {  // an object still open at the end: read what there is
+    m_json.active = false;
+    m_json_text = std::move(m_json.text);
+    classify(m_json_text, nullptr, m_json.location, record);
+    return true;
+  }
   if (m_pending.empty()) return false;
   m_joined = std::move(m_pending.begin()->second);
   m_pending.erase(m_pending.begin());

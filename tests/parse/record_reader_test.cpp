@@ -165,3 +165,80 @@ TEST_CASE("Without Start lines or elapsed stamps the debug-log format claims not
   const auto classes = classify(reader, lines);
   CHECK(classes == std::vector<LineClass>{LineClass::unparsed, LineClass::unparsed, LineClass::unparsed});
 }
+
+namespace {
+
+struct Gathered {
+  std::vector<LineClass> classes;
+  std::vector<std::uint64_t> lines;  // where each record starts
+  std::vector<TimeNs> times;
+  std::vector<std::string> formats;
+  LineAccount account;
+};
+
+Gathered read_lines(const std::vector<std::string>& lines) {
+  Gathered out;
+  RecordReader reader(ReaderOptions{});
+  reader.detect(lines);
+  Record record;
+  auto take = [&] {
+    if (!reader.record_ready()) return;
+    out.lines.push_back(reader.record_location().line);
+    out.times.push_back(record.time);
+    out.formats.emplace_back(record.format);
+  };
+  std::uint64_t number = 0;
+  for (const std::string& line : lines) {
+    out.classes.push_back(reader.read(line, LineLocation{0, ++number, 0}, record));
+    take();
+  }
+  while (reader.finish(record)) take();
+  out.account = reader.account();
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("A JSON object over several lines is one record", "[parse][reader]") {
+  SECTION("pretty-printed") {
+    const Gathered g = read_lines({
+        "{",
+        R"(  "datetime": "2026-11-29T21:03:04.123456+00:00",)",
+        R"(  "message": "first",)",
+        R"(  "extra": {"reqId": "abc"})",
+        "}",
+        "{",
+        R"(  "datetime": "2026-11-29T21:03:04.167456+00:00", "message": "second")",
+        "}",
+    });
+    CHECK(g.lines == std::vector<std::uint64_t>{1, 6});
+    REQUIRE(g.times.size() == 2);
+    CHECK(g.times[1] - g.times[0] == 44'000'000);
+    CHECK(g.account.records == 2);
+    CHECK(g.account.continuation == 6);
+    CHECK(g.account.unparsed == 0);
+  }
+  SECTION("wrapped inside a string by a writer with a line limit (PHP-FPM, decorate_workers_output = no)") {
+    const std::string json = R"({"message":"Memcached error: )" + std::string(900, 'x') +
+                             R"(","level":400,"channel":"memcached","datetime":"2026-11-29T21:03:04.123456+00:00",)"
+                             R"("extra":{"reqId":"abc123def456abc123def456"}})";
+    const Gathered g = read_lines({json.substr(0, 512), json.substr(512, 512), json.substr(1024)});
+    CHECK(g.lines == std::vector<std::uint64_t>{1});
+    CHECK(g.formats == std::vector<std::string>{"monolog-json"});
+    CHECK(g.account.continuation == 2);
+  }
+  SECTION("a brace that never closes does not swallow the lines after it") {
+    const Gathered g = read_lines({
+        "2026-11-29T21:03:04.000Z reqId=a start",
+        "{\"partial\": \"never closed",  // short: not a wrap
+        "{\"open\": [1,",                // pretty-printed start, but the next line is no part of it
+        "2026-11-29T21:03:05.000Z reqId=a next",
+    });
+    CHECK(g.lines == std::vector<std::uint64_t>{1, 4});
+    CHECK(g.account.unparsed == 2);
+    REQUIRE(g.account.examples.size() == 2);
+    CHECK(g.account.examples[0].reason.rfind("not valid JSON", 0) == 0);
+    CHECK(g.account.examples[1].reason == "a JSON object that does not close (over 1 lines)");
+    CHECK(g.account.lines == g.account.records + g.account.continuation + g.account.unparsed);
+  }
+}

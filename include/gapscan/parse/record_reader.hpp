@@ -116,6 +116,22 @@ class RecordReader {
   static constexpr std::size_t k_max_pending = 256;      // streams with a line in parts
   static constexpr std::size_t k_max_joined = 16 << 20;  // bytes of one joined line
 
+  /// A JSON object spread over several lines (pretty-printed, or wrapped by a writer with a
+  /// line limit): the lines are gathered until its braces balance, then read as one line.
+  struct OpenJson {
+    bool active = false;
+    int depth = 0;
+    bool in_string = false, escaped = false;
+    std::size_t lines = 0;
+    std::size_t last_length = 0;  // of the last line gathered
+    LineLocation location;
+    std::string text;
+    bool feed(std::string_view line);  // true when the braces balance
+  };
+  static constexpr std::size_t k_max_json_lines = 10000;
+  static constexpr std::size_t k_min_wrap = 512;  // the shortest line a writer wraps at (PHP-FPM's least log_limit)
+
+  LineClass read_text(std::string_view text, const Unwrapped* envelope, const LineLocation& location, Record& record);
   LineClass classify(std::string_view text, const Unwrapped* envelope, const LineLocation& location, Record& record);
   LineClass accept(std::string_view text, const LineLocation& location, Record& record);
   void read_joined(Record& record);
@@ -128,6 +144,8 @@ class RecordReader {
   Envelope m_envelope;
   std::map<std::string, Pending, std::less<>> m_pending;  // by envelope key and stream
   Pending m_joined;                                       // the joined line being read
+  OpenJson m_json;
+  std::string m_json_text;  // the last JSON object gathered from several lines
   const Unwrapped m_no_envelope{};
   std::string_view m_record_text;
   LineLocation m_record_location;
