@@ -296,6 +296,19 @@ std::size_t scan_month_name(Cursor c, StampFields& out) {
     }
   }
   read_zone(c, out);
+  if (year < 0) {  // date(1), MediaWiki's DB error log: Sun Nov 9 9:28:45 UTC 2025, … CET 2025
+    Cursor with_year = c;
+    if (!out.has_zone && with_year.spaces()) {
+      const std::size_t letters = with_year.p;
+      while (with_year.peek() >= 'A' && with_year.peek() <= 'Z' && with_year.p - letters < 6) ++with_year.p;
+      if (with_year.p - letters < 3) with_year.p = c.s.size();  // no abbreviation: no year either
+    }
+    int y = 0;
+    if (with_year.p < c.s.size() && with_year.spaces() && with_year.number(4, 4, y) && !is_digit(with_year.peek())) {
+      year = y;
+      c = with_year;
+    }
+  }
   out.year = year;
   out.month = month;
   out.day = day;

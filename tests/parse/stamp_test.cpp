@@ -176,3 +176,19 @@ TEST_CASE("A zone name after the time is honoured, an unknown one left to --tz",
   CHECK(Zone::name_length("Europe/") == 0);
   CHECK(Zone::name_length("Mars/Olympus") == 0);
 }
+
+TEST_CASE("date(1) stamps: the year after the zone abbreviation", "[parse][stamp]") {
+  StampFields utc_fields;
+  const std::string db_error = "Sun Nov 9 9:28:45 UTC 2025\tweb1\tmywiki\tError connecting to 10.0.0.5";
+  REQUIRE(scan_stamp(StampFamily::month_name, db_error, 0, utc_fields) ==
+          std::string("Sun Nov 9 9:28:45 UTC 2025").size());
+  CHECK(utc_fields.year == 2025);
+  CHECK(utc_fields.has_zone);
+  StampFields cet;
+  REQUIRE(scan_stamp(StampFamily::month_name, "Sun Nov 29 21:03:04 CET 2026 restart", 0, cet) > 0);
+  CHECK(cet.year == 2026);
+  CHECK_FALSE(cet.has_zone);  // an abbreviation is not a zone: --tz decides
+  StampFields words;
+  REQUIRE(scan_stamp(StampFamily::month_name, "Nov 29 21:03:04 web1 sshd 2026 x", 0, words) > 0);
+  CHECK(words.year == -1);
+}
