@@ -242,3 +242,12 @@ TEST_CASE("A JSON object over several lines is one record", "[parse][reader]") {
     CHECK(g.account.lines == g.account.records + g.account.continuation + g.account.unparsed);
   }
 }
+
+TEST_CASE("PHP-FPM's undecorated worker output is untimed, not unparsed", "[parse][reader]") {
+  const Gathered g = read_lines({
+      R"({"message":"m","datetime":"2026-11-29T21:03:04.123456+00:00","extra":{"reqId":"abc"}})",
+      R"(NOTICE: PHP message: PHP Warning:  Undefined array key "title" in /srv/w/Hooks.php on line 88)",
+      "NOTICE: something else without a time",
+  });
+  CHECK(g.classes == std::vector<LineClass>{LineClass::record, LineClass::untimed, LineClass::unparsed});
+}

@@ -124,6 +124,15 @@ std::string_view process_key(std::string_view line, std::string_view message, st
   return {};
 }
 
+/// PHP-FPM's worker output without decoration (decorate_workers_output = no): PHP's messages
+/// through the SAPI logger, "NOTICE: PHP message: …", which carry no time.
+bool is_fpm_worker_message(std::string_view line) {
+  for (std::string_view level : {"NOTICE: ", "WARNING: ", "ERROR: ", "DEBUG: ", "ALERT: "}) {
+    if (line.starts_with(level)) return line.substr(level.size()).starts_with("PHP message: ");
+  }
+  return false;
+}
+
 /// MediaWiki's exception and error messages start with "[<reqId>] <url>   …"; in a
 /// LegacyLogger group file: "<time> <host> <wiki>: [<reqId>] …".
 std::string_view bracketed_request_id(std::string_view message) {
@@ -257,7 +266,7 @@ class GenericLineParser final : public LineParser {
     if (line.empty() || is_comment(line)) return ParseStatus::not_this_format;
     StampFields stamp;
     const std::size_t end = find_stamp(line, stamp);
-    if (end == 0) return ParseStatus::not_this_format;
+    if (end == 0) return is_fpm_worker_message(line) ? ParseStatus::untimed : ParseStatus::not_this_format;
     record.time = m_clock.instant(stamp);
     record.time_digits = stamp.digits;
     record.zoned = m_clock.last_zoned();
