@@ -79,9 +79,9 @@ void RecordReader::detect(const std::vector<std::string>& raw_sample) {
         parsed = true;
       }
     }
-    // An untimed claim counts only for a line that no format parses.
+    // An untimed claim counts only for a specific format, and for a line no format parses.
     for (std::size_t i = 0; i < m_candidates.size() && !parsed; ++i) {
-      if (statuses[i] == ParseStatus::untimed) ++hits[i];
+      if (statuses[i] == ParseStatus::untimed && !m_candidates[i].info->generic) ++hits[i];
     }
   }
   for (Candidate& candidate : m_candidates) candidate.parser->restart();
