@@ -15,6 +15,7 @@ std::span<const FormatInfo> builtin_formats() {
       formats::monolog_json(),     //
       formats::access_log(),       //
       formats::mediawiki_debug(),  //
+      formats::strace_relative(),  //
       formats::generic_line(),
   };
   return k_formats;

@@ -214,3 +214,25 @@ TEST_CASE("Access logs: combined, with msec, request time, request ids, and PHP-
     CHECK(parse_with("access-log", other, r) == ParseStatus::not_this_format);
   }
 }
+
+TEST_CASE("strace -r: deltas summed into a time from the start of the trace", "[parse][formats]") {
+  auto parser = format_named("strace-relative").make_parser();
+  Record r;
+  REQUIRE(parser->parse("     0.000000 execve(\"/usr/bin/php\", [\"php\"], 0x7ffd /* 20 vars */) = 0", r) ==
+          ParseStatus::parsed);
+  CHECK(r.time == 0);
+  REQUIRE(parser->parse("[pid  4242]      0.044123 sendto(3, \"set k\", 5, MSG_NOSIGNAL, NULL, 0) = 5", r) ==
+          ParseStatus::parsed);
+  CHECK(r.time == 44'123'000);
+  CHECK(r.group == "pid  4242");
+  REQUIRE(parser->parse("4243       0.000051 <... recvfrom resumed>\"END\\r\\n\", 8192, 0, NULL, NULL) = 5", r) ==
+          ParseStatus::parsed);
+  CHECK(r.time == 44'174'000);
+  CHECK(r.group == "4243");
+  CHECK(r.time_digits == 6);
+  for (const char* other : {"     0.044123 seconds elapsed", "21:03:04.123456 read(3, \"x\", 1) = 1",
+                            "1764450184.123456 read(3, \"x\", 1) = 1", "0.5 read(3)"}) {
+    INFO(other);
+    CHECK(parser->parse(other, r) == ParseStatus::not_this_format);
+  }
+}

@@ -10,6 +10,7 @@ FormatInfo monolog_line();
 FormatInfo monolog_json();
 FormatInfo access_log();
 FormatInfo mediawiki_debug();
+FormatInfo strace_relative();
 FormatInfo generic_line();
 
 }  // namespace gapscan::parse::formats

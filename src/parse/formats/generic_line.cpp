@@ -68,9 +68,13 @@ inline bool all_digits(std::string_view text) {
 /// "1234 <time> …"), Redis ("1234:M <time> …"), PostgreSQL ("<time> [1234] …") and nginx's
 /// error log ("[error] 1234#0: *57 …", by connection).
 std::string_view process_key(std::string_view line, std::string_view message, std::string& scratch) {
-  if (line.starts_with("[pid ")) {
+  if (line.starts_with("[pid ")) {  // strace pads the pid: "[pid  4242]"
     const std::size_t close = line.find(']');
-    if (close != std::string_view::npos && all_digits(line.substr(5, close - 5))) return line.substr(1, close - 1);
+    std::size_t digits = 5;
+    while (digits < line.size() && line[digits] == ' ') ++digits;
+    if (close != std::string_view::npos && close > digits && all_digits(line.substr(digits, close - digits))) {
+      return line.substr(1, close - 1);
+    }
   }
   const std::size_t space = line.find(' ');
   if (space != std::string_view::npos && space > 0 && space <= 10) {
