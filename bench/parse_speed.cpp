@@ -137,6 +137,14 @@ std::vector<Family> families() {
                    return fmt::format("web1 {}.{:04}  {:4}.{}M  {}", elapsed / 10000, elapsed % 10000, 6 + c.rng() % 60,
                                       c.rng() % 10, message(c.rng));
                  }});
+  out.push_back({"strace-relative", [](Clock& c) {
+                   const std::int64_t before = c.ns;
+                   const std::int64_t delta = (c.next() - before) / 1000;  // µs
+                   return fmt::format(
+                       "[pid {:5}] {:6}.{:06} sendto(3, \"set k{} 0 0 1 noreply\\r\\n\", 21, "
+                       "MSG_NOSIGNAL, NULL, 0) = 21",
+                       4000 + c.rng() % 8, delta / 1'000'000, delta % 1'000'000, c.rng() % 1000);
+                 }});
   out.push_back({"generic ymd (logfmt)", [](Clock& c) {
                    const Civil t = civil(c.next());
                    return fmt::format("time={:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}Z level=info reqId={} msg=\"{}\"",
