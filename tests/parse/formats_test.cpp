@@ -158,6 +158,12 @@ TEST_CASE("Generic lines: process keys, boot-relative and long epoch stamps, slo
   REQUIRE(group_file.size() == 2);
   CHECK(group_file[0].second.empty());
   CHECK(group_file[1].second == "9c1f0d3e8a2b47c5a6d7e8f9");
+  const auto micros = read({"1764450184123456 get k", "1764450184167579 set k"});
+  REQUIRE(micros.size() == 2);
+  CHECK(micros[1].first - micros[0].first == 44'123'000);
+  const auto nanos = read({"1764450184123456789 get k", "1764450184167579000 set k"});
+  REQUIRE(nanos.size() == 2);
+  CHECK(nanos[0].first == 1764450184123456789);
   const auto slow = read({"# Time: 2026-11-29T21:03:04.123456Z", "# Query_time: 2.000123  Lock_time: 0.000000"});
   REQUIRE(slow.size() == 1);
   CHECK(slow[0].first % k_ns_per_s == 123456000);

@@ -34,9 +34,13 @@ constexpr std::array<StampFamily, k_stamp_families> k_families = {
     StampFamily::month_day, StampFamily::time_only,  StampFamily::compact,   StampFamily::numeric,
     StampFamily::tai64n,    StampFamily::uptime,     StampFamily::epoch_long};
 
-/// Long epochs (µs, ns) look like ids: they are read only under a key that says time.
+/// Long epochs (µs, ns) look like ids: they are read only at the start of the line (or of
+/// a bracket there) or under a key that says time.
 bool admissible(StampFamily family, const Anchor& anchor) {
-  if (family == StampFamily::epoch_long) return anchor.keyed() && time_key_rank(anchor.key) < 100;
+  if (family == StampFamily::epoch_long) {
+    return anchor.kind == AnchorKind::line_start || anchor.kind == AnchorKind::after_bracket ||
+           (anchor.keyed() && time_key_rank(anchor.key) < 100);
+  }
   if (family == StampFamily::uptime) return anchor.kind == AnchorKind::after_bracket;
   return true;
 }
