@@ -32,7 +32,8 @@ std::vector<Stretch> stretches(const std::vector<double>& z, double width, std::
     }
     // [left, right] is maximal when the next value would break it.
     const bool last = right + 1 == z.size();
-    const bool breaks = last || std::max(z[high.front()], z[right + 1]) - std::min(z[low.front()], z[right + 1]) > width;
+    const bool breaks =
+        last || std::max(z[high.front()], z[right + 1]) - std::min(z[low.front()], z[right + 1]) > width;
     if (breaks && right + 1 - left >= min_length) out.push_back({left, right + 1 - left});
   }
   return out;
@@ -97,8 +98,8 @@ std::vector<GapRun> find_runs(const std::vector<double>& gaps, const RunOptions&
     }
     // P(a run of L gaps in the band somewhere among n gaps).
     const double length = static_cast<double>(s.length);
-    const double log_rate =
-        std::log(static_cast<double>(n) - length + 1) + std::log1p(-std::min(p_band, 1 - 1e-12)) + length * std::log(p_band);
+    const double log_rate = std::log(static_cast<double>(n) - length + 1) + std::log1p(-std::min(p_band, 1 - 1e-12)) +
+                            length * std::log(p_band);
     double log_p = log_rate > std::log(1e-8) ? std::log(-std::expm1(-std::exp(log_rate))) : log_rate;
     log_p = std::min(0.0, log_p + log_trials);
     if (log_p > log_alpha) continue;

@@ -20,11 +20,11 @@
 namespace gapscan::detect {
 
 struct RunOptions {
-  double rho = 0.02;             ///< relative half-width of "near-equal"
-  std::size_t min_length = 4;    ///< fewer consecutive gaps are not a run
-  double alpha = 0.01;           ///< after the correction for the stretches tested
-  double resolution_ns = 1;      ///< the timestamps' resolution: tolerances are at least 2× this
-  std::size_t max_runs = 5;      ///< per stream
+  double rho = 0.02;           ///< relative half-width of "near-equal"
+  std::size_t min_length = 4;  ///< fewer consecutive gaps are not a run
+  double alpha = 0.01;         ///< after the correction for the stretches tested
+  double resolution_ns = 1;    ///< the timestamps' resolution: tolerances are at least 2× this
+  std::size_t max_runs = 5;    ///< per stream
 };
 
 struct GapRun {
