@@ -126,7 +126,7 @@ Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
   }
   streams.finish();
   if (queue) queue->finish();
-  const detect::DetectionResult detection = analyzer.finish();
+  detect::DetectionResult detection = analyzer.finish();
   const std::vector<catalog::Suspect> suspects = catalog::rank_suspects(detection.findings, *catalog);
 
   for (const Diagnostic& diagnostic : diagnostics) {
@@ -135,6 +135,9 @@ Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
   report::RunResults results;
   results.suspects = &suspects;
   results.detection = &detection.summary;
+  results.runs = std::move(detection.runs);
+  results.quantisation = std::move(detection.quantisation);
+  results.streams = std::move(detection.streams);
   results.grouping = &streams.stats();
   results.lines = &pipeline.lines;
   results.sources = &sources;

@@ -20,6 +20,7 @@
 
 #include <gapscan/detect/analyzer.hpp>
 #include <gapscan/detect/mode_scan.hpp>
+#include <gapscan/detect/runs.hpp>
 #include <gapscan/stats/gap_series.hpp>
 
 #include <algorithm>
@@ -114,8 +115,61 @@ void Analyzer::add(const stream::StreamWindow& window) {
   m_pool.add(window, series);
   ++m_summary.windows;
   if (!window.key.empty()) ++m_summary.keyed_windows;
+  // A sample of raw gaps for the lattice test, chosen by line hash (the same for any order).
+  for (const stats::Gap& gap : series.gaps) {
+    const std::uint64_t hash = stats::location_hash(window.entries[series.order[gap.after]].location);
+    if (m_lattice_sample.size() < m_options.quantisation_gaps) {
+      m_lattice_sample.emplace_back(hash, static_cast<double>(gap.raw));
+      std::push_heap(m_lattice_sample.begin(), m_lattice_sample.end());
+    } else if (hash < m_lattice_sample.front().first) {
+      std::pop_heap(m_lattice_sample.begin(), m_lattice_sample.end());
+      m_lattice_sample.back() = {hash, static_cast<double>(gap.raw)};
+      std::push_heap(m_lattice_sample.begin(), m_lattice_sample.end());
+    }
+  }
   if (series.gaps.size() < static_cast<std::size_t>(m_options.min_members)) return;
   ++m_summary.windows_scanned;
+
+  StreamDetections detections;
+  detections.stream = window.key.empty() ? std::string() : std::string(window.key.substr(0, 64));
+  detections.lines = window.entries.size();
+  detections.span = series.span;
+  detections.resolution = series.resolution;
+  detections.zero_gap_share =
+      static_cast<double>(series.zero_gaps) / static_cast<double>(std::max<std::size_t>(1, window.entries.size() - 1));
+  detections.out_of_order = series.out_of_order;
+
+  // Runs of near-equal consecutive gaps.
+  std::vector<double> raw;
+  raw.reserve(series.gaps.size());
+  for (const stats::Gap& gap : series.gaps) raw.push_back(static_cast<double>(gap.raw));
+  RunOptions run_options;
+  run_options.alpha = m_options.alpha;
+  run_options.resolution_ns = static_cast<double>(series.resolution);
+  for (const GapRun& run : find_runs(raw, run_options)) {
+    RunFinding found;
+    found.stream = detections.stream;
+    const auto line = [&](std::uint32_t index) {
+      const stream::Entry& entry = window.entries[series.order[index]];
+      return stats::EvidenceLine{entry.location, std::string(window.text.substr(entry.text_offset, entry.text_length))};
+    };
+    found.first_line = line(series.gaps[run.first].after - 1);
+    found.last_line = line(series.gaps[run.first + run.length - 1].after);
+    found.length = run.length;
+    found.centre_ns = run.centre_ns;
+    found.spread = run.spread;
+    found.sum_ns = run.sum_ns;
+    found.time_share = series.span > 0 ? run.sum_ns / static_cast<double>(series.span) : 0;
+    found.log10_p = run.log10_p;
+    detections.best_log10_p = std::min(detections.best_log10_p, run.log10_p);
+    detections.runs.push_back(found);
+    m_runs.push_back(std::move(found));
+  }
+  if (m_runs.size() > 4 * m_options.max_runs) {
+    std::sort(m_runs.begin(), m_runs.end(),
+              [](const RunFinding& a, const RunFinding& b) { return a.log10_p < b.log10_p; });
+    m_runs.resize(m_options.max_runs);
+  }
 
   std::vector<ScanPoint> points;
   points.reserve(series.gaps.size());
@@ -130,7 +184,27 @@ void Analyzer::add(const stream::StreamWindow& window) {
     std::vector<DurationNs> members;
     members.reserve(mode.members.size());
     for (std::uint32_t id : mode.members) members.push_back(series.gaps[id].raw);
+    StreamMode found;
+    found.count = members.size();
+    found.expected = mode.expected;
+    found.log10_p = mode.log10_p;
+    std::sort(members.begin(), members.end());
+    std::vector<double> values(members.begin(), members.end());
+    describe(values, found.centre_ns, found.lo_ns, found.hi_ns);
+    detections.best_log10_p = std::min(detections.best_log10_p, mode.log10_p);
+    detections.modes.push_back(found);
     add_mode(window, std::move(members), mode.log10_p, series.gaps.size(), series.span);
+  }
+  if (!detections.modes.empty() || !detections.runs.empty()) keep_stream(std::move(detections));
+}
+
+void Analyzer::keep_stream(StreamDetections detections) {
+  m_streams.push_back(std::move(detections));
+  if (m_streams.size() > 4 * m_options.max_streams) {
+    std::stable_sort(m_streams.begin(), m_streams.end(), [](const StreamDetections& a, const StreamDetections& b) {
+      return a.best_log10_p < b.best_log10_p;
+    });
+    m_streams.resize(m_options.max_streams);
   }
 }
 
@@ -340,6 +414,27 @@ DetectionResult Analyzer::finish() {
     return a.log10_p != b.log10_p ? a.log10_p < b.log10_p : a.centre_ns < b.centre_ns;
   });
   result.findings = std::move(findings);
+
+  std::stable_sort(m_runs.begin(), m_runs.end(),
+                   [](const RunFinding& a, const RunFinding& b) { return a.log10_p < b.log10_p; });
+  if (m_runs.size() > m_options.max_runs) m_runs.resize(m_options.max_runs);
+  result.runs = std::move(m_runs);
+  std::stable_sort(m_streams.begin(), m_streams.end(), [](const StreamDetections& a, const StreamDetections& b) {
+    return a.best_log10_p < b.best_log10_p;
+  });
+  if (m_streams.size() > m_options.max_streams) m_streams.resize(m_options.max_streams);
+  result.streams = std::move(m_streams);
+
+  // The lattice test on the sampled gaps of all streams, in line-hash order (any -j alike).
+  std::sort(m_lattice_sample.begin(), m_lattice_sample.end());
+  std::vector<double> lattice;
+  lattice.reserve(m_lattice_sample.size());
+  for (const auto& [hash, gap] : m_lattice_sample) lattice.push_back(gap);
+  QuantisationOptions lattice_options;
+  lattice_options.alpha = m_options.alpha;
+  lattice_options.resolution_ns = static_cast<double>(m_summary.typical_resolution);
+  result.quantisation = find_quantisation(lattice, lattice_options);
+
   result.summary = m_summary;
   return result;
 }

@@ -70,6 +70,7 @@ std::vector<GapRun> find_runs(const std::vector<double>& gaps, const RunOptions&
                   gaps.begin() + static_cast<std::ptrdiff_t>(s.first + s.length));
     std::sort(sorted.begin(), sorted.end());
     const double centre = sorted[sorted.size() / 2];
+    if (centre < options.min_centre_ns) continue;
     // The band: ±rho around the centre, never narrower than the resolution allows.
     const double tolerance = std::max(centre * options.rho, 2 * options.resolution_ns);
     const double z_lo = std::log(std::max(centre - tolerance, 0.0) + tau0);

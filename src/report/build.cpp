@@ -121,6 +121,49 @@ Report build_report(const RunResults& results) {
   }
   report.inputs = results.inputs;
 
+  const auto make_run = [&](const detect::RunFinding& run) {
+    Run out;
+    out.stream = run.stream;
+    out.first = make_line(run.first_line, *results.sources);
+    out.last = make_line(run.last_line, *results.sources);
+    out.length = run.length;
+    out.centre_ms = run.centre_ns / 1e6;
+    out.spread = run.spread;
+    out.duration_ms = run.sum_ns / 1e6;
+    out.time_share = run.time_share;
+    out.log10_p = run.log10_p;
+    return out;
+  };
+  for (const detect::RunFinding& run : results.runs) report.runs.push_back(make_run(run));
+  if (results.quantisation) {
+    const detect::Quantisation& q = *results.quantisation;
+    Lattice lattice;
+    lattice.base_ms = q.base_ns / 1e6;
+    lattice.offset_ms = q.offset_ns / 1e6;
+    lattice.coherence = q.coherence;
+    lattice.noise_rel = q.noise_rel;
+    lattice.share = q.share;
+    lattice.log10_p = q.log10_p;
+    lattice.gaps = q.gaps;
+    for (double also : q.also_consistent_ns) lattice.also_consistent_ms.push_back(also / 1e6);
+    report.quantisation = lattice;
+  }
+  for (const detect::StreamDetections& stream : results.streams) {
+    StreamReport out;
+    out.stream = stream.stream;
+    out.lines = stream.lines;
+    out.span_ms = static_cast<double>(stream.span) / 1e6;
+    out.resolution_ms = static_cast<double>(stream.resolution) / 1e6;
+    out.zero_gap_share = stream.zero_gap_share;
+    out.out_of_order = stream.out_of_order;
+    for (const detect::StreamMode& mode : stream.modes) {
+      out.modes.push_back(
+          {mode.centre_ns / 1e6, mode.lo_ns / 1e6, mode.hi_ns / 1e6, mode.count, mode.expected, mode.log10_p});
+    }
+    for (const detect::RunFinding& run : stream.runs) out.runs.push_back(make_run(run));
+    report.streams.push_back(std::move(out));
+  }
+
   const detect::DetectionSummary& detection = *results.detection;
   report.analysis.streams = results.grouping->streams;
   report.analysis.windows = detection.windows;

@@ -88,6 +88,18 @@ Json finding_json(const Finding& f) {
   return j;
 }
 
+Json run_json(const Run& run) {
+  return Json{{"stream", run.stream},
+              {"first", line_json(run.first)},
+              {"last", line_json(run.last)},
+              {"length", run.length},
+              {"centre_ms", round_to(run.centre_ms, 4)},
+              {"spread", round_to(run.spread, 5)},
+              {"duration_ms", round_to(run.duration_ms, 3)},
+              {"time_share", round_to(run.time_share, 4)},
+              {"log10_p", round_to(run.log10_p, 2)}};
+}
+
 }  // namespace
 
 std::string render_json(const Report& report) {
@@ -98,6 +110,45 @@ std::string render_json(const Report& report) {
   Json findings = Json::array();
   for (const Finding& f : report.findings) findings.push_back(finding_json(f));
   root["findings"] = std::move(findings);
+  Json runs = Json::array();
+  for (const Run& run : report.runs) runs.push_back(run_json(run));
+  root["runs"] = std::move(runs);
+  if (report.quantisation) {
+    const Lattice& q = *report.quantisation;
+    root["quantisation"] = Json{{"base_ms", round_to(q.base_ms, 5)},
+                                {"offset_ms", round_to(q.offset_ms, 5)},
+                                {"coherence", round_to(q.coherence, 4)},
+                                {"noise_rel", round_to(q.noise_rel, 4)},
+                                {"share", round_to(q.share, 4)},
+                                {"log10_p", round_to(q.log10_p, 2)},
+                                {"gaps", q.gaps},
+                                {"also_consistent_ms", q.also_consistent_ms}};
+  } else {
+    root["quantisation"] = nullptr;
+  }
+  Json streams = Json::array();
+  for (const StreamReport& stream : report.streams) {
+    Json modes = Json::array();
+    for (const StreamMode& mode : stream.modes) {
+      modes.push_back(Json{{"centre_ms", round_to(mode.centre_ms, 4)},
+                           {"lo_ms", round_to(mode.lo_ms, 4)},
+                           {"hi_ms", round_to(mode.hi_ms, 4)},
+                           {"count", mode.count},
+                           {"expected", round_to(mode.expected, 4)},
+                           {"log10_p", round_to(mode.log10_p, 2)}});
+    }
+    Json stream_runs = Json::array();
+    for (const Run& run : stream.runs) stream_runs.push_back(run_json(run));
+    streams.push_back(Json{{"stream", stream.stream},
+                           {"lines", stream.lines},
+                           {"span_ms", round_to(stream.span_ms, 3)},
+                           {"resolution_ms", stream.resolution_ms},
+                           {"zero_gap_share", round_to(stream.zero_gap_share, 4)},
+                           {"out_of_order", stream.out_of_order},
+                           {"modes", std::move(modes)},
+                           {"runs", std::move(stream_runs)}});
+  }
+  root["streams"] = std::move(streams);
 
   const LineSummary& l = report.lines;
   Json unparsed = Json::array();

@@ -134,6 +134,28 @@ std::string render_text(const Report& report) {
     out += "\n";
   }
 
+  if (!report.runs.empty()) {
+    const std::size_t shown = std::min<std::size_t>(3, report.runs.size());
+    out += fmt::format("Runs of near-equal consecutive gaps ({} most significant of {})\n", shown, report.runs.size());
+    for (std::size_t i = 0; i < shown; ++i) {
+      const Run& run = report.runs[i];
+      out += fmt::format("  {} gaps of {} (spread {}) in {}: {}, {} of its wall time; {}\n", count(run.length),
+                         duration(run.centre_ms), percent(run.spread),
+                         run.stream.empty() ? std::string("the whole input") : "request " + run.stream,
+                         duration(run.duration_ms), percent(run.time_share), p_value(run.log10_p));
+      out += fmt::format("    from {}  {}\n", run.first.where, run.first.text.substr(0, 100));
+      out += fmt::format("    to   {}  {}\n", run.last.where, run.last.text.substr(0, 100));
+    }
+    out += "\n";
+  }
+  if (report.quantisation) {
+    const Lattice& q = *report.quantisation;
+    out += fmt::format(
+        "Quantisation: gaps fall on a {} lattice (offset {}): coherence {:.2f}, {} of {} sampled gaps within an "
+        "eighth of a step; {}\n\n",
+        duration(q.base_ms), duration(q.offset_ms), q.coherence, percent(q.share), count(q.gaps), p_value(q.log10_p));
+  }
+
   const LineSummary& lines = report.lines;
   out += fmt::format("Lines      {} read: {} records, {} continuation, ", count(lines.lines), count(lines.records),
                      count(lines.continuation));

@@ -13,11 +13,14 @@
 namespace gapscan::detect {
 
 struct AnalyzerOptions {
-  double alpha = 0.01;                 ///< false-alarm level after multiple-testing correction
-  double max_rel_width = 0.10;         ///< a mode wider than this is not a spike
-  double min_members = 3;              ///< fewer member gaps are an outlier, not a mode
-  std::size_t pooled_min_windows = 5;  ///< the pooled test needs at least this many requests
-  std::size_t max_samples = 32;        ///< example gaps kept per finding
+  double alpha = 0.01;                   ///< false-alarm level after multiple-testing correction
+  double max_rel_width = 0.10;           ///< a mode wider than this is not a spike
+  double min_members = 3;                ///< fewer member gaps are an outlier, not a mode
+  std::size_t pooled_min_windows = 5;    ///< the pooled test needs at least this many requests
+  std::size_t max_samples = 32;          ///< example gaps kept per finding
+  std::size_t max_runs = 20;             ///< runs kept for the report (the most significant)
+  std::size_t max_streams = 50;          ///< streams kept with their own detections
+  std::size_t quantisation_gaps = 4096;  ///< gaps sampled (by line hash) for the pooled lattice test
 };
 
 class Analyzer {
@@ -41,8 +44,13 @@ class Analyzer {
   void merge_clusters();
   Finding finding_from_cluster(const Cluster& cluster) const;
 
+  void keep_stream(StreamDetections detections);
+
   AnalyzerOptions m_options;
   stats::GapPool m_pool;
+  std::vector<RunFinding> m_runs;
+  std::vector<StreamDetections> m_streams;
+  std::vector<std::pair<std::uint64_t, double>> m_lattice_sample;  // (line hash, raw gap), a max-heap
   std::vector<std::unique_ptr<Cluster>> m_clusters;
   DetectionSummary m_summary;
 };

@@ -2,9 +2,11 @@
 // A finding: a gap mode that detection judged significant, with everything the catalog and
 // the report need. Plain data.
 
+#include <gapscan/detect/quantisation.hpp>
 #include <gapscan/stats/gap_pool.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,8 +61,45 @@ struct DetectionSummary {
   bool pooled_test_run = false;
 };
 
+/// A run of near-equal consecutive gaps in one stream (Component D).
+struct RunFinding {
+  std::string stream;              ///< request id (cut), empty for a whole-input stream
+  stats::EvidenceLine first_line;  ///< the line before the run's first gap
+  stats::EvidenceLine last_line;   ///< the line after its last gap
+  std::size_t length = 0;          ///< gaps
+  double centre_ns = 0;
+  double spread = 0;      ///< max / min - 1
+  double sum_ns = 0;      ///< wall time the run covers
+  double time_share = 0;  ///< of the stream's span
+  double log10_p = 0;     ///< corrected for the centres a run could have had
+};
+
+/// A mode found by a stream's own test (Component A), for the per-stream detections.
+struct StreamMode {
+  double centre_ns = 0, lo_ns = 0, hi_ns = 0;
+  std::size_t count = 0;
+  double expected = 0;  ///< background count in the window
+  double log10_p = 0;
+};
+
+/// What one stream's own tests found (detection-methods.md §4.8).
+struct StreamDetections {
+  std::string stream;  ///< request id (cut), empty for a whole-input stream
+  std::uint64_t lines = 0;
+  DurationNs span = 0;
+  DurationNs resolution = 0;
+  double zero_gap_share = 0;
+  std::uint64_t out_of_order = 0;
+  std::vector<StreamMode> modes;
+  std::vector<RunFinding> runs;
+  double best_log10_p = 0;
+};
+
 struct DetectionResult {
-  std::vector<Finding> findings;  ///< most significant first
+  std::vector<Finding> findings;             ///< most significant first
+  std::vector<RunFinding> runs;              ///< the most significant runs of the whole input, best first
+  std::optional<Quantisation> quantisation;  ///< a timer lattice under the gaps of all streams
+  std::vector<StreamDetections> streams;     ///< streams whose own tests found something, best first
   DetectionSummary summary;
 };
 

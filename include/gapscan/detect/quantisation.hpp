@@ -3,7 +3,8 @@
 // 4 ms at HZ=250, 10 ms at HZ=100, 15.625 ms Windows ticks), as opposed to the timestamps'
 // own resolution, which is measured and reported separately and never taken for a base.
 //
-// For a base q the coherence is R(q) = |S(q)| / n with S(q) = sum_g e^(2 pi i g / q); under
+// For a base q the coherence is R(q) = |S(q)| / n with S(q) = sum_g e^(2 pi i g / q) over the
+// n gaps of at least q/2 (a shorter gap has a phase near 0 for any q: it is no step); under
 // gaps that ignore q, n R^2 is about Exp(1), so p(q) = e^(-n R^2). Bases are scanned as
 // frequencies f = 1/q from 1/q_max to 1/q_min in steps of 1/(4 g_max) (R's peaks are about
 // 1/g_max wide), on at most 1024 gaps; the best few are refined and confirmed on all gaps.
@@ -11,7 +12,7 @@
 // p-value; the catalog bases are also tested exactly, each as one more trial. Of the
 // significant bases, the largest whose coherence is at least 0.9 of the best is reported
 // (gaps on a 4 ms lattice are also on a 2 ms one).
-// Used: gaps > 0 and at most max_gap_ns; q_min = max(2.5 × resolution, 0.1 ms),
+// Used: gaps of at least q_min and at most max_gap_ns; q_min = max(2.5 × resolution, 0.1 ms),
 // q_max = min(1 s, the median gap, half the interquartile range): at a base near the width of
 // the gaps' distribution its smooth shape alone gives coherence. A base must also hold gaps at
 // three or more of its multiples (one repeated value is a mode, not a lattice).
@@ -31,12 +32,12 @@ struct QuantisationOptions {
 
 struct Quantisation {
   double base_ns = 0;
-  double offset_ns = 0;    ///< the lattice's phase: gaps are near k·base + offset
-  double coherence = 0;    ///< R(base), 1 for gaps exactly on the lattice
-  double noise_rel = 0;    ///< sd of the distance to the lattice / base (an upper bound)
-  double share = 0;        ///< gaps within base/8 of the lattice (1/4 when there is no lattice)
-  double log10_p = 0;      ///< corrected for the bases tried
-  std::size_t gaps = 0;    ///< gaps used
+  double offset_ns = 0;                    ///< the lattice's phase: gaps are near k·base + offset
+  double coherence = 0;                    ///< R(base), 1 for gaps exactly on the lattice
+  double noise_rel = 0;                    ///< sd of the distance to the lattice / base (an upper bound)
+  double share = 0;                        ///< gaps within base/8 of the lattice (1/4 when there is no lattice)
+  double log10_p = 0;                      ///< corrected for the bases tried
+  std::size_t gaps = 0;                    ///< gaps used
   std::vector<double> also_consistent_ns;  ///< base/2, base/3 … that fit as well
 };
 

@@ -10,7 +10,8 @@
 //            wide self rule as the mode scan), floored at 1 / (10 n);
 //   p_run  = 1 - exp(-(n - L + 1) (1 - p_band) p_band^L)      (a run of L such gaps somewhere)
 // then multiplied by the number of stretches tested (the centre is chosen after looking).
-// Runs with p <= alpha are kept, best first, never overlapping.
+// Runs with p <= alpha are kept, best first, never overlapping; runs of gaps below
+// min_centre_ns (bursts of lines written microseconds apart) are not reported.
 
 #include <gapscan/core/time.hpp>
 
@@ -20,11 +21,12 @@
 namespace gapscan::detect {
 
 struct RunOptions {
-  double rho = 0.02;           ///< relative half-width of "near-equal"
-  std::size_t min_length = 4;  ///< fewer consecutive gaps are not a run
-  double alpha = 0.01;         ///< after the correction for the stretches tested
-  double resolution_ns = 1;    ///< the timestamps' resolution: tolerances are at least 2× this
-  std::size_t max_runs = 5;    ///< per stream
+  double rho = 0.02;             ///< relative half-width of "near-equal"
+  std::size_t min_length = 4;    ///< fewer consecutive gaps are not a run
+  double alpha = 0.01;           ///< after the correction for the stretches tested
+  double resolution_ns = 1;      ///< the timestamps' resolution: tolerances are at least 2× this
+  std::size_t max_runs = 5;      ///< per stream
+  double min_centre_ns = 100e3;  ///< shorter gaps are the speed of the code between two lines, not waits
 };
 
 struct GapRun {

@@ -15,6 +15,9 @@ namespace gapscan::report {
 struct RunResults {
   const std::vector<catalog::Suspect>* suspects = nullptr;
   const detect::DetectionSummary* detection = nullptr;
+  std::vector<detect::RunFinding> runs;
+  std::optional<detect::Quantisation> quantisation;
+  std::vector<detect::StreamDetections> streams;
   const stream::GroupingStats* grouping = nullptr;
   const parse::LineAccount* lines = nullptr;
   const source::SourceTable* sources = nullptr;

@@ -90,6 +90,50 @@ struct Finding {
   std::vector<Alternative> alternatives;
 };
 
+/// A run of near-equal consecutive gaps in one stream.
+struct Run {
+  std::string stream;  ///< request id, or empty for a whole-input stream
+  LineRef first;       ///< the line before the first gap of the run
+  LineRef last;        ///< the line after its last gap
+  std::size_t length = 0;
+  double centre_ms = 0;
+  double spread = 0;
+  double duration_ms = 0;
+  double time_share = 0;
+  double log10_p = 0;
+};
+
+/// Gaps on a timer lattice k·base + offset, pooled over all streams.
+struct Lattice {
+  double base_ms = 0;
+  double offset_ms = 0;
+  double coherence = 0;
+  double noise_rel = 0;
+  double share = 0;
+  double log10_p = 0;
+  std::uint64_t gaps = 0;
+  std::vector<double> also_consistent_ms;
+};
+
+struct StreamMode {
+  double centre_ms = 0, lo_ms = 0, hi_ms = 0;
+  std::uint64_t count = 0;
+  double expected = 0;
+  double log10_p = 0;
+};
+
+/// What one stream's own tests found.
+struct StreamReport {
+  std::string stream;
+  std::uint64_t lines = 0;
+  double span_ms = 0;
+  double resolution_ms = 0;
+  double zero_gap_share = 0;
+  std::uint64_t out_of_order = 0;
+  std::vector<StreamMode> modes;
+  std::vector<Run> runs;
+};
+
 struct Input {
   std::string name;
   std::string format;              ///< detected format, or "none"
@@ -138,6 +182,9 @@ struct Analysis {
 struct Report {
   std::string tool_version;
   std::vector<Finding> findings;  ///< ranked, best first
+  std::vector<Run> runs;          ///< the most significant runs, best first
+  std::optional<Lattice> quantisation;
+  std::vector<StreamReport> streams;  ///< streams whose own tests found something, best first
   LineSummary lines;
   std::vector<Input> inputs;
   Analysis analysis;

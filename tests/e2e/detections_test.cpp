@@ -1,0 +1,99 @@
+// Runs, quantisation and per-stream detections through the real binary on generated logs.
+
+#include "../test_random.hpp"
+#include "run_binary.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+using gapscan::testing::gapscan_command;
+using gapscan::testing::Random;
+using gapscan::testing::run_command;
+
+namespace {
+
+/// "2026-11-29T21:03:04.123456Z reqId=<id> <message>" for a time in µs since 21:00:00.
+std::string line(std::int64_t micros, const std::string& id, const std::string& message) {
+  const std::int64_t seconds = micros / 1'000'000;
+  char stamp[64];
+  std::snprintf(stamp, sizeof stamp, "2026-11-29T21:%02lld:%02lld.%06lldZ", static_cast<long long>(seconds / 60),
+                static_cast<long long>(seconds % 60), static_cast<long long>(micros % 1'000'000));
+  std::string out = stamp;
+  out += " reqId=";
+  out += id;
+  out += ' ';
+  out += message;
+  out += '\n';
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("A polling loop is reported as a run, with its lines and its stream", "[e2e][detect]") {
+  const std::string path = "gapscan_e2e_runs.log";
+  {
+    Random random(5);
+    std::ofstream out(path);
+    std::int64_t t = 0;
+    for (int r = 0; r < 8; ++r) {  // ordinary requests
+      for (int i = 0; i < 40; ++i) {
+        t += static_cast<std::int64_t>(random.lognormal(2000, 1.2));
+        out << line(t, "req" + std::string(1, static_cast<char>('a' + r)), "work");
+      }
+    }
+    for (int i = 0; i < 12; ++i) {
+      t += static_cast<std::int64_t>(random.lognormal(2000, 1.2));
+      out << line(t, "poller", "setup");
+    }
+    for (int i = 0; i < 30; ++i) {  // waits for a lock, retrying every 50 ms
+      t += 50'000 + static_cast<std::int64_t>(40 * random.normal());
+      out << line(t, "poller", "lock busy, retrying");
+    }
+    out << line(t + 1500, "poller", "lock acquired");
+  }
+  const auto result = run_command(gapscan_command("--output json " + path));
+  const auto text = run_command(gapscan_command(path));
+  std::remove(path.c_str());
+  REQUIRE(result.exit_code == 0);
+  const auto json = nlohmann::json::parse(result.out);
+  REQUIRE(json["runs"].size() >= 1);
+  const auto& run = json["runs"][0];
+  CHECK(run["stream"] == "poller");
+  CHECK(run["length"].get<int>() >= 29);
+  CHECK(std::abs(run["centre_ms"].get<double>() - 50) < 0.1);
+  CHECK(run["first"]["text"].get<std::string>().find("reqId=poller") != std::string::npos);
+  CHECK(run["log10_p"].get<double>() < -10);
+  bool listed = false;
+  for (const auto& stream : json["streams"]) listed = listed || stream["stream"] == "poller";
+  CHECK(listed);
+  CHECK(text.out.find("Runs of near-equal consecutive gaps") != std::string::npos);
+  CHECK(json["quantisation"].is_null());
+  if (!json["quantisation"].is_null()) WARN(json["quantisation"].dump());
+}
+
+TEST_CASE("Gaps on a 4 ms timer lattice are reported as quantisation", "[e2e][detect]") {
+  const std::string path = "gapscan_e2e_lattice.log";
+  {
+    Random random(6);
+    std::ofstream out(path);
+    std::int64_t t = 0;
+    for (int r = 0; r < 20; ++r) {
+      for (int i = 0; i < 40; ++i) {  // sleeps that end on HZ=250 ticks
+        t += 4000 * (1 + static_cast<std::int64_t>(random.uniform() * 12)) + static_cast<std::int64_t>(30 * random.normal());
+        out << line(t, std::string("r") + static_cast<char>('a' + r), "tick");
+      }
+    }
+  }
+  const auto result = run_command(gapscan_command("--output json " + path));
+  std::remove(path.c_str());
+  REQUIRE(result.exit_code == 0);
+  const auto json = nlohmann::json::parse(result.out);
+  REQUIRE_FALSE(json["quantisation"].is_null());
+  CHECK(std::abs(json["quantisation"]["base_ms"].get<double>() / 4 - 1) < 0.02);
+  CHECK(json["quantisation"]["share"].get<double>() > 0.9);
+}
