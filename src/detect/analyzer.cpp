@@ -115,16 +115,19 @@ void Analyzer::add(const stream::StreamWindow& window) {
   m_pool.add(window, series);
   ++m_summary.windows;
   if (!window.key.empty()) ++m_summary.keyed_windows;
-  // A sample of raw gaps for the lattice test, chosen by line hash (the same for any order).
+  // A sample of raw gaps for the lattice test: the gaps whose line hashes are smallest (the
+  // same sample for any order of windows). Candidates under a falling threshold are kept and
+  // cut back to the sample size when they are twice as many: O(1) per gap.
   for (const stats::Gap& gap : series.gaps) {
+    if (gap.raw < k_lattice_min_gap) continue;
     const std::uint64_t hash = stats::location_hash(window.entries[series.order[gap.after]].location);
-    if (m_lattice_sample.size() < m_options.quantisation_gaps) {
-      m_lattice_sample.emplace_back(hash, static_cast<double>(gap.raw));
-      std::push_heap(m_lattice_sample.begin(), m_lattice_sample.end());
-    } else if (hash < m_lattice_sample.front().first) {
-      std::pop_heap(m_lattice_sample.begin(), m_lattice_sample.end());
-      m_lattice_sample.back() = {hash, static_cast<double>(gap.raw)};
-      std::push_heap(m_lattice_sample.begin(), m_lattice_sample.end());
+    if (hash >= m_lattice_threshold) continue;
+    m_lattice_sample.emplace_back(hash, static_cast<double>(gap.raw));
+    if (m_lattice_sample.size() >= 2 * m_options.quantisation_gaps) {
+      const auto keep = static_cast<std::ptrdiff_t>(m_options.quantisation_gaps);
+      std::nth_element(m_lattice_sample.begin(), m_lattice_sample.begin() + keep, m_lattice_sample.end());
+      m_lattice_threshold = m_lattice_sample[static_cast<std::size_t>(keep)].first;
+      m_lattice_sample.resize(static_cast<std::size_t>(keep));
     }
   }
   if (series.gaps.size() < static_cast<std::size_t>(m_options.min_members)) return;
@@ -427,6 +430,7 @@ DetectionResult Analyzer::finish() {
 
   // The lattice test on the sampled gaps of all streams, in line-hash order (any -j alike).
   std::sort(m_lattice_sample.begin(), m_lattice_sample.end());
+  if (m_lattice_sample.size() > m_options.quantisation_gaps) m_lattice_sample.resize(m_options.quantisation_gaps);
   std::vector<double> lattice;
   lattice.reserve(m_lattice_sample.size());
   for (const auto& [hash, gap] : m_lattice_sample) lattice.push_back(gap);

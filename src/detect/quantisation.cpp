@@ -10,7 +10,7 @@ namespace gapscan::detect {
 namespace {
 
 constexpr double k_two_pi = 6.283185307179586;
-constexpr std::size_t k_scan_gaps = 1024;    // gaps in the frequency scan
+constexpr std::size_t k_scan_gaps = 512;     // gaps in the frequency scan
 constexpr std::size_t k_max_steps = 400000;  // frequencies in the scan
 constexpr std::size_t k_refine = 8;          // scan peaks refined on all gaps
 

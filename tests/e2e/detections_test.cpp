@@ -84,7 +84,8 @@ TEST_CASE("Gaps on a 4 ms timer lattice are reported as quantisation", "[e2e][de
     std::int64_t t = 0;
     for (int r = 0; r < 20; ++r) {
       for (int i = 0; i < 40; ++i) {  // sleeps that end on HZ=250 ticks
-        t += 4000 * (1 + static_cast<std::int64_t>(random.uniform() * 12)) + static_cast<std::int64_t>(30 * random.normal());
+        t += 4000 * (1 + static_cast<std::int64_t>(random.uniform() * 12)) +
+             static_cast<std::int64_t>(30 * random.normal());
         out << line(t, std::string("r") + static_cast<char>('a' + r), "tick");
       }
     }

@@ -6,6 +6,8 @@
 #include <gapscan/stats/gap_pool.hpp>
 #include <gapscan/stream/stream_table.hpp>
 
+#include <climits>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <vector>
@@ -50,7 +52,9 @@ class Analyzer {
   stats::GapPool m_pool;
   std::vector<RunFinding> m_runs;
   std::vector<StreamDetections> m_streams;
-  std::vector<std::pair<std::uint64_t, double>> m_lattice_sample;  // (line hash, raw gap), a max-heap
+  static constexpr DurationNs k_lattice_min_gap = 100'000;         // shorter gaps never enter the lattice test
+  std::vector<std::pair<std::uint64_t, double>> m_lattice_sample;  // (line hash, raw gap)
+  std::uint64_t m_lattice_threshold = UINT64_MAX;                  // hashes at or above it are not kept
   std::vector<std::unique_ptr<Cluster>> m_clusters;
   DetectionSummary m_summary;
 };

@@ -7,7 +7,7 @@
 // n gaps of at least q/2 (a shorter gap has a phase near 0 for any q: it is no step); under
 // gaps that ignore q, n R^2 is about Exp(1), so p(q) = e^(-n R^2). Bases are scanned as
 // frequencies f = 1/q from 1/q_max to 1/q_min in steps of 1/(4 g_max) (R's peaks are about
-// 1/g_max wide), on at most 1024 gaps; the best few are refined and confirmed on all gaps.
+// 1/g_max wide), on at most 512 gaps; the best few are refined and confirmed on all gaps.
 // The number of independent frequencies, m = g_max (1/q_min - 1/q_max), corrects the best
 // p-value; the catalog bases are also tested exactly, each as one more trial. Of the
 // significant bases, the largest whose coherence is at least 0.9 of the best is reported
