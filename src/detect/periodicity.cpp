@@ -1,0 +1,289 @@
+#include <gapscan/detect/periodicity.hpp>
+#include <gapscan/detect/probability.hpp>
+
+#include <unsupported/Eigen/FFT>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+
+namespace gapscan::detect {
+namespace {
+
+constexpr double k_two_pi = 6.283185307179586;
+constexpr std::size_t k_max_grid = 2001;  // refinement points per candidate
+
+/// e^(2 pi i t / P) for an int64 time, exact in the phase (t mod P first).
+std::complex<double> unit(TimeNs t, double period) {
+  const double turns = std::fmod(static_cast<double>(t), period) / period;
+  return std::polar(1.0, k_two_pi * turns);
+}
+
+std::complex<double> resultant(const std::vector<TimeNs>& times, double period) {
+  std::complex<double> sum = 0;
+  for (TimeNs t : times) sum += unit(t, period);
+  return sum;
+}
+
+/// ln P(F > x) for F ~ F(2, d2): (1 + 2x/d2)^(-d2/2).
+double log_f2_tail(double x, double d2) { return x <= 0 ? 0.0 : -d2 / 2 * std::log1p(2 * x / d2); }
+
+/// ln p of the blocked Hotelling test of phase locking at `period`.
+double log_p_hotelling(const std::vector<TimeNs>& times, double period, std::size_t blocks) {
+  const TimeNs first = times.front(), last = times.back();
+  const double span = static_cast<double>(last - first) + 1;
+  std::vector<std::complex<double>> sums(blocks, 0.0);
+  for (TimeNs t : times) {
+    auto b = static_cast<std::size_t>(static_cast<double>(t - first) / span * static_cast<double>(blocks));
+    sums[std::min(b, blocks - 1)] += unit(t, period);
+  }
+  const auto count = static_cast<double>(blocks);
+  double mx = 0, my = 0;
+  for (const auto& s : sums) {
+    mx += s.real();
+    my += s.imag();
+  }
+  mx /= count;
+  my /= count;
+  double sxx = 0, syy = 0, sxy = 0;
+  for (const auto& s : sums) {
+    sxx += (s.real() - mx) * (s.real() - mx);
+    syy += (s.imag() - my) * (s.imag() - my);
+    sxy += (s.real() - mx) * (s.imag() - my);
+  }
+  sxx /= count - 1;
+  syy /= count - 1;
+  sxy /= count - 1;
+  const double det = sxx * syy - sxy * sxy;
+  if (det <= 1e-12 * (sxx * syy + 1e-300)) {  // degenerate: every block alike
+    return (mx * mx + my * my) > 0 ? -700.0 : 0.0;
+  }
+  // T² = B m^T S^-1 m with S^-1 = [syy -sxy; -sxy sxx] / det.
+  const double t2 = count * (mx * mx * syy - 2 * mx * my * sxy + my * my * sxx) / det;
+  const double f = (count - 2) / (2 * (count - 1)) * t2;
+  return log_f2_tail(f, count - 2);
+}
+
+struct Candidate {
+  double period;
+  bool catalog;
+};
+
+/// Peaks of the normalised spectrum of onset counts, as periods.
+std::vector<double> spectrum_candidates(const std::vector<TimeNs>& times, double min_period, double max_period,
+                                        const PeriodicityOptions& options) {
+  const double span = static_cast<double>(times.back() - times.front());
+  double bin = min_period / 8;
+  std::size_t bins = 1;
+  while (static_cast<double>(bins) * bin < span) bins <<= 1;
+  while (bins > options.max_bins) {
+    bins >>= 1;
+    bin *= 2;
+  }
+  if (bins < 64) return {};
+  std::vector<double> counts(bins, 0.0);
+  for (TimeNs t : times) {
+    const auto i = static_cast<std::size_t>(static_cast<double>(t - times.front()) / bin);
+    counts[std::min(i, bins - 1)] += 1;
+  }
+  const double mean = static_cast<double>(times.size()) / static_cast<double>(bins);
+  for (double& c : counts) c -= mean;
+  Eigen::FFT<double> fft;
+  std::vector<std::complex<double>> spectrum;
+  fft.fwd(spectrum, counts);
+  const std::size_t half = bins / 2;
+  std::vector<double> power(half, 0.0);
+  for (std::size_t k = 1; k < half; ++k) power[k] = std::norm(spectrum[k]);
+  // Normalise by the median power of the surrounding 128 bins (a robust local background,
+  // piecewise constant over blocks of 32 bins to keep it cheap).
+  std::vector<double> normalised(half, 0.0), window;
+  for (std::size_t block = 0; block * 32 < half; ++block) {
+    const std::size_t centre = block * 32 + 16;
+    const std::size_t lo = centre > 64 ? centre - 64 : 1, hi = std::min(half - 1, centre + 64);
+    if (hi <= lo) continue;
+    window.assign(power.begin() + static_cast<std::ptrdiff_t>(lo), power.begin() + static_cast<std::ptrdiff_t>(hi) + 1);
+    std::nth_element(window.begin(), window.begin() + static_cast<std::ptrdiff_t>(window.size() / 2), window.end());
+    const double median = window[window.size() / 2];
+    for (std::size_t k = std::max<std::size_t>(1, block * 32); k < std::min(half, block * 32 + 32); ++k) {
+      normalised[k] = median > 0 ? power[k] / (median / std::log(2.0)) : 0;
+    }
+  }
+  const double duration = static_cast<double>(bins) * bin;
+  std::vector<std::pair<double, double>> peaks;  // (normalised power, period)
+  for (std::size_t k = 2; k + 1 < half; ++k) {
+    const double period = duration / static_cast<double>(k);
+    if (period < min_period || period > max_period) continue;
+    if (normalised[k] >= normalised[k - 1] && normalised[k] >= normalised[k + 1] && normalised[k] > 3) {
+      peaks.emplace_back(normalised[k], period);
+    }
+  }
+  const std::size_t keep = std::min(options.spectrum_peaks, peaks.size());
+  std::partial_sort(peaks.begin(), peaks.begin() + static_cast<std::ptrdiff_t>(keep), peaks.end(),
+                    [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<double> out;
+  for (std::size_t i = 0; i < keep; ++i) out.push_back(peaks[i].second);
+  return out;
+}
+
+}  // namespace
+
+std::vector<Periodicity> find_periodicity(std::vector<TimeNs> times, const PeriodicityOptions& options) {
+  std::vector<Periodicity> found;
+  std::sort(times.begin(), times.end());
+  // Burst onsets.
+  std::vector<TimeNs> onsets;
+  for (TimeNs t : times) {
+    if (onsets.empty() || static_cast<double>(t - onsets.back()) > options.burst_ns) onsets.push_back(t);
+  }
+  if (onsets.size() < options.min_onsets) return found;
+  const double span = static_cast<double>(onsets.back() - onsets.front());
+  const double min_period = options.min_period_ns;
+  const double max_period = std::min(options.max_period_ns, span / static_cast<double>(options.min_beats));
+  if (max_period <= min_period) return found;
+
+  std::vector<Candidate> candidates;
+  for (double period : options.catalog_periods_ns) {
+    if (period >= min_period && period <= max_period) candidates.push_back({period, true});
+  }
+  for (double period : spectrum_candidates(onsets, min_period, max_period, options)) {
+    const bool near_catalog = std::any_of(candidates.begin(), candidates.end(), [&](const Candidate& c) {
+      return std::abs(c.period / period - 1) < 0.01;
+    });
+    if (!near_catalog) candidates.push_back({period, false});
+  }
+  if (candidates.empty()) return found;
+
+  const auto n = static_cast<double>(onsets.size());
+  double log_trials = std::log(static_cast<double>(candidates.size()));
+  std::vector<std::pair<Periodicity, double>> tested;  // with its grid size
+  for (const Candidate& candidate : candidates) {
+    // Refine around the candidate: frequencies within ±1 % in steps of 1/(10 T), the Rayleigh
+    // sums advanced by one rotation per step and onset; then a golden-section search between
+    // the best point's neighbours.
+    const double f0 = 1 / candidate.period;
+    const double f_step = 1 / (10 * span);
+    auto points = static_cast<std::size_t>(0.02 * f0 / f_step) + 1;
+    points = std::min(points, k_max_grid);
+    const double f_from = f0 * 0.99;
+    const double f_stride = points > 1 ? 0.02 * f0 / static_cast<double>(points - 1) : 0;
+    std::vector<std::complex<double>> sums(points, 0.0);
+    for (TimeNs t : onsets) {
+      const double dt = static_cast<double>(t - onsets.front());
+      std::complex<double> z = std::polar(1.0, k_two_pi * std::fmod(dt * f_from, 1.0));
+      const std::complex<double> rotation = std::polar(1.0, k_two_pi * std::fmod(dt * f_stride, 1.0));
+      for (std::size_t i = 0; i < points; ++i) {
+        sums[i] += z;
+        z *= rotation;
+      }
+    }
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < points; ++i) {
+      if (std::norm(sums[i]) > std::norm(sums[best])) best = i;
+    }
+    const auto z2_at = [&](double f) {
+      std::complex<double> sum = 0;
+      for (TimeNs t : onsets) sum += std::polar(1.0, k_two_pi * std::fmod(static_cast<double>(t - onsets.front()) * f, 1.0));
+      return 2 * std::norm(sum) / n;
+    };
+    double lo = f_from + f_stride * (static_cast<double>(best) - 1), hi = f_from + f_stride * (static_cast<double>(best) + 1);
+    if (points == 1) lo = hi = f0;
+    const double golden = 0.6180339887498949;
+    double a = hi - golden * (hi - lo), b = lo + golden * (hi - lo);
+    double za = z2_at(a), zb = z2_at(b);
+    for (int iteration = 0; iteration < 24 && points > 1; ++iteration) {
+      if (za < zb) {
+        lo = a;
+        a = b;
+        za = zb;
+        b = lo + golden * (hi - lo);
+        zb = z2_at(b);
+      } else {
+        hi = b;
+        b = a;
+        zb = za;
+        a = hi - golden * (hi - lo);
+        za = z2_at(a);
+      }
+    }
+    const double best_f = points > 1 ? (za > zb ? a : b) : f0;
+    const double best_period = 1 / best_f;
+    const double best_z2 = z2_at(best_f);
+    Periodicity p;
+    p.period_ns = best_period;
+    p.z2 = best_z2;
+    p.onsets = onsets.size();
+    p.from_catalog = candidate.catalog;
+    p.log10_p_locked = log_p_hotelling(onsets, best_period, options.blocks);  // ln for now
+    tested.emplace_back(p, static_cast<double>(points));
+  }
+  double total_grid = 0;
+  for (const auto& [p, points] : tested) total_grid += points;
+  log_trials = std::log(std::max(1.0, total_grid));
+
+  for (auto& [p, points] : tested) {
+    const double log_p = std::min(0.0, p.log10_p_locked + log_trials);
+    p.log10_p_locked = to_log10(log_p);
+    p.log10_p = p.log10_p_locked;
+    if (log_p > std::log(options.alpha)) continue;
+    // Phase, on-beat share, jitter, beats.
+    const std::complex<double> s = resultant(onsets, p.period_ns);
+    double phase = std::arg(s);
+    if (phase < 0) phase += k_two_pi;
+    p.phase_ns = p.period_ns * phase / k_two_pi;
+    // On-beat onsets within ±P/8 of the beat; the beat centred on them and the jitter from
+    // them, then again from those within 3 sd, four times (background onsets inside ±P/8
+    // would inflate it).
+    std::size_t on = 0;
+    std::vector<long long> beats;
+    double window = 0.125, r_on = 0;
+    for (int pass = 0; pass < 4; ++pass) {
+      std::complex<double> on_sum = 0;
+      std::size_t count = 0;
+      for (TimeNs t : onsets) {
+        const double turns = std::fmod(static_cast<double>(t) - p.phase_ns, p.period_ns) / p.period_ns;
+        const double offset = turns - std::round(turns);  // in [-0.5, 0.5]
+        if (std::abs(offset) > window) continue;
+        ++count;
+        on_sum += std::polar(1.0, k_two_pi * offset);
+        if (pass == 0) beats.push_back(std::llround((static_cast<double>(t) - p.phase_ns) / p.period_ns));
+      }
+      if (pass == 0) on = count;
+      r_on = count > 0 ? std::abs(on_sum) / static_cast<double>(count) : 0;
+      if (count > 0) p.phase_ns += p.period_ns * std::arg(on_sum) / k_two_pi;  // centre the beat on its own onsets
+      const double sd_turns = r_on > 0 ? std::sqrt(std::max(0.0, -2 * std::log(r_on))) / k_two_pi : 0.125;
+      window = std::clamp(3 * sd_turns, 0.005, 0.125);
+    }
+    p.phase_ns = std::fmod(p.phase_ns, p.period_ns);
+    if (p.phase_ns < 0) p.phase_ns += p.period_ns;
+    p.on_beat_share = static_cast<double>(on) / n;
+    p.jitter_ns = r_on > 0 ? p.period_ns * std::sqrt(std::max(0.0, -2 * std::log(r_on))) / k_two_pi : p.period_ns;
+    std::sort(beats.begin(), beats.end());
+    p.beats = static_cast<std::size_t>(std::unique(beats.begin(), beats.end()) - beats.begin());
+    const double possible = std::floor(span / p.period_ns) + 1;
+    p.missing_beat_ratio = std::max(0.0, 1 - static_cast<double>(p.beats) / possible);
+    found.push_back(p);
+  }
+  // Harmonics: of P and 2P (or P/2) both found, keep the larger on-beat share (ties: longer).
+  std::sort(found.begin(), found.end(), [](const Periodicity& a, const Periodicity& b) { return a.period_ns < b.period_ns; });
+  std::vector<bool> dropped(found.size(), false);
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    for (std::size_t j = i + 1; j < found.size(); ++j) {
+      const double ratio = found[j].period_ns / found[i].period_ns;
+      const double nearest = std::round(ratio);
+      if (nearest < 2 || std::abs(ratio / nearest - 1) > 0.01) continue;
+      if (found[j].on_beat_share >= found[i].on_beat_share * 0.95) {
+        dropped[i] = true;
+      } else {
+        dropped[j] = true;
+      }
+    }
+  }
+  std::vector<Periodicity> kept;
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    if (!dropped[i]) kept.push_back(found[i]);
+  }
+  std::sort(kept.begin(), kept.end(), [](const Periodicity& a, const Periodicity& b) { return a.log10_p < b.log10_p; });
+  return kept;
+}
+
+}  // namespace gapscan::detect
