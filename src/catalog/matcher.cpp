@@ -42,7 +42,9 @@ double shape_factor(detect::Shape finding, const std::vector<std::string>& shape
   double best = 0.3;
   for (const std::string& shape : shapes) {
     double factor = 0.3;
-    if (finding == detect::Shape::per_op) {
+    if (finding == detect::Shape::periodic) {
+      factor = shape == "PERIODIC" ? 1.0 : 0.2;  // a clock is not a per-operation delay
+    } else if (finding == detect::Shape::per_op) {
       if (shape == "PER-OP")
         factor = 1.0;
       else if (shape == "ONE-OFF" || shape == "CAPPED" || shape == "QUANTISED")

@@ -20,6 +20,7 @@
 
 #include <gapscan/detect/analyzer.hpp>
 #include <gapscan/detect/mode_scan.hpp>
+#include <gapscan/detect/periodicity.hpp>
 #include <gapscan/detect/runs.hpp>
 #include <gapscan/stats/gap_series.hpp>
 
@@ -35,6 +36,8 @@ std::string_view to_string(Shape shape) {
       return "PER-OP";
     case Shape::one_off:
       return "ONE-OFF";
+    case Shape::periodic:
+      return "PERIODIC";
   }
   return "PER-OP";
 }
@@ -128,6 +131,46 @@ void Analyzer::add(const stream::StreamWindow& window) {
       std::nth_element(m_lattice_sample.begin(), m_lattice_sample.begin() + keep, m_lattice_sample.end());
       m_lattice_threshold = m_lattice_sample[static_cast<std::size_t>(keep)].first;
       m_lattice_sample.resize(static_cast<std::size_t>(keep));
+    }
+  }
+  // Stall ends, for the clock-locked periodicity test: the line after each gap of at least
+  // stall_min_ns, sampled by line hash; a few of them with their lines, as examples.
+  for (const stats::Gap& gap : series.gaps) {
+    if (static_cast<double>(gap.raw) < m_options.stall_min_ns) continue;
+    const stream::Entry& after = window.entries[series.order[gap.after]];
+    const std::uint64_t hash = stats::location_hash(after.location);
+    if (hash < m_stall_threshold) {
+      m_stalls.push_back({hash, after.time, gap.raw});
+      if (m_stalls.size() >= 2 * m_options.stall_sample) {
+        const auto keep = static_cast<std::ptrdiff_t>(m_options.stall_sample);
+        std::nth_element(m_stalls.begin(), m_stalls.begin() + keep, m_stalls.end(),
+                         [](const Stall& a, const Stall& b) { return a.hash < b.hash; });
+        m_stall_threshold = m_stalls[static_cast<std::size_t>(keep)].hash;
+        m_stalls.resize(static_cast<std::size_t>(keep));
+      }
+    }
+    if (hash < m_example_threshold) {
+      StallExample example;
+      example.hash = hash;
+      example.time = after.time;
+      example.sample.hash = hash;
+      example.sample.gap = gap.raw;
+      example.sample.end = after.time;
+      example.sample.stream = window.key.empty() ? std::string() : std::string(window.key.substr(0, 64));
+      for (std::uint32_t back = 2; back >= 1; --back) {
+        if (gap.after >= back) {
+          const stream::Entry& before = window.entries[series.order[gap.after - back]];
+          example.sample.before.push_back({before.location, std::string(window.line_text(before))});
+        }
+      }
+      example.sample.after = {after.location, std::string(window.line_text(after))};
+      m_stall_examples.push_back(std::move(example));
+      if (m_stall_examples.size() >= 2 * k_stall_examples) {
+        std::nth_element(m_stall_examples.begin(), m_stall_examples.begin() + k_stall_examples, m_stall_examples.end(),
+                         [](const StallExample& a, const StallExample& b) { return a.hash < b.hash; });
+        m_example_threshold = m_stall_examples[k_stall_examples].hash;
+        m_stall_examples.resize(k_stall_examples);
+      }
     }
   }
   if (series.gaps.size() < static_cast<std::size_t>(m_options.min_members)) return;
@@ -396,8 +439,10 @@ DetectionResult Analyzer::finish() {
   for (const auto& cluster : m_clusters) {
     if (cluster) findings.push_back(finding_from_cluster(*cluster));
   }
+  for (Finding& periodic : periodic_findings()) findings.push_back(std::move(periodic));
 
   for (Finding& finding : findings) {
+    if (finding.shape == Shape::periodic) continue;  // described by periodic_findings()
     finding.log10_p = std::min(finding.log10_p_per_request, finding.log10_p_pooled);
     const double per_request =
         finding.requests > 0 ? static_cast<double>(finding.gaps) / static_cast<double>(finding.requests) : 0;
@@ -441,6 +486,67 @@ DetectionResult Analyzer::finish() {
 
   result.summary = m_summary;
   return result;
+}
+
+std::vector<Finding> Analyzer::periodic_findings() {
+  std::vector<Finding> out;
+  std::sort(m_stalls.begin(), m_stalls.end(), [](const Stall& a, const Stall& b) { return a.hash < b.hash; });
+  if (m_stalls.size() > m_options.stall_sample) m_stalls.resize(m_options.stall_sample);
+  std::vector<TimeNs> times;
+  times.reserve(m_stalls.size());
+  double stall_time = 0;
+  for (const Stall& stall : m_stalls) {
+    times.push_back(stall.time);
+    stall_time += static_cast<double>(stall.gap);
+  }
+  PeriodicityOptions options;
+  options.alpha = m_options.alpha;
+  std::sort(m_stall_examples.begin(), m_stall_examples.end(),
+            [](const StallExample& a, const StallExample& b) { return a.hash < b.hash; });
+  for (const Periodicity& p : find_periodicity(times, options)) {
+    Finding finding;
+    finding.shape = Shape::periodic;
+    finding.centre_ns = finding.lo_ns = finding.hi_ns = p.period_ns;
+    finding.log10_p = finding.log10_p_pooled = p.log10_p;
+    PeriodicDetail detail;
+    detail.phase_ns = p.phase_ns;
+    detail.jitter_ns = p.jitter_ns;
+    detail.on_beat_share = p.on_beat_share;
+    detail.onsets = p.onsets;
+    detail.beats = p.beats;
+    detail.missing_beat_ratio = p.missing_beat_ratio;
+    detail.stall_min_ns = m_options.stall_min_ns;
+    detail.from_catalog = p.from_catalog;
+    finding.periodic = detail;
+    // The stalls that end on the beat: how many, how much of the stall time, in which streams.
+    const auto on_beat = [&](TimeNs t, double& offset) {
+      offset = std::abs(beat_offset(p, t));
+      return offset <= std::max(0.02, 3 * p.jitter_ns / p.period_ns);
+    };
+    double on_time = 0, offset = 0;
+    for (const Stall& stall : m_stalls) {
+      if (!on_beat(stall.time, offset)) continue;
+      ++finding.gaps;
+      on_time += static_cast<double>(stall.gap);
+    }
+    finding.member_time_ns = on_time;
+    finding.wall_share = stall_time > 0 ? on_time / stall_time : 0;
+    std::vector<std::pair<double, const stats::GapSample*>> examples;
+    std::map<std::string, std::uint64_t> streams;
+    for (const StallExample& example : m_stall_examples) {
+      if (!on_beat(example.time, offset)) continue;
+      examples.emplace_back(offset, &example.sample);
+      ++streams[example.sample.stream];
+    }
+    finding.requests = streams.size();
+    std::sort(examples.begin(), examples.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [distance, sample] : examples) {
+      if (finding.samples.size() >= m_options.max_samples) break;
+      finding.samples.push_back(*sample);
+    }
+    out.push_back(std::move(finding));
+  }
+  return out;
 }
 
 }  // namespace gapscan::detect

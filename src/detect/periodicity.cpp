@@ -19,12 +19,6 @@ std::complex<double> unit(TimeNs t, double period) {
   return std::polar(1.0, k_two_pi * turns);
 }
 
-std::complex<double> resultant(const std::vector<TimeNs>& times, double period) {
-  std::complex<double> sum = 0;
-  for (TimeNs t : times) sum += unit(t, period);
-  return sum;
-}
-
 /// ln P(F > x) for F ~ F(2, d2): (1 + 2x/d2)^(-d2/2).
 double log_f2_tail(double x, double d2) { return x <= 0 ? 0.0 : -d2 / 2 * std::log1p(2 * x / d2); }
 
@@ -125,7 +119,23 @@ std::vector<double> spectrum_candidates(const std::vector<TimeNs>& times, double
   return out;
 }
 
+/// The period in whole ns for placing the beat against the wall clock: rounded to the
+/// millisecond when within 0.1 % of it (a 99.97 ms estimate of a 100 ms timer), so that the
+/// phase reads as "37 ms past each 100 ms".
+TimeNs clock_period(double period_ns) {
+  const double ms = std::round(period_ns / 1e6) * 1e6;
+  if (ms > 0 && std::abs(period_ns / ms - 1) < 0.001) return static_cast<TimeNs>(ms);
+  return std::max<TimeNs>(1, static_cast<TimeNs>(std::llround(period_ns)));
+}
+
 }  // namespace
+
+double beat_offset(const Periodicity& p, TimeNs t) {
+  const TimeNs whole = clock_period(p.period_ns);
+  const double origin = static_cast<double>(p.reference % whole);
+  const double turns = std::fmod(static_cast<double>(t - p.reference) + origin - p.phase_ns, p.period_ns) / p.period_ns;
+  return turns - std::round(turns);
+}
 
 std::vector<Periodicity> find_periodicity(std::vector<TimeNs> times, const PeriodicityOptions& options) {
   std::vector<Periodicity> found;
@@ -146,9 +156,8 @@ std::vector<Periodicity> find_periodicity(std::vector<TimeNs> times, const Perio
     if (period >= min_period && period <= max_period) candidates.push_back({period, true});
   }
   for (double period : spectrum_candidates(onsets, min_period, max_period, options)) {
-    const bool near_catalog = std::any_of(candidates.begin(), candidates.end(), [&](const Candidate& c) {
-      return std::abs(c.period / period - 1) < 0.01;
-    });
+    const bool near_catalog = std::any_of(candidates.begin(), candidates.end(),
+                                          [&](const Candidate& c) { return std::abs(c.period / period - 1) < 0.01; });
     if (!near_catalog) candidates.push_back({period, false});
   }
   if (candidates.empty()) return found;
@@ -182,10 +191,12 @@ std::vector<Periodicity> find_periodicity(std::vector<TimeNs> times, const Perio
     }
     const auto z2_at = [&](double f) {
       std::complex<double> sum = 0;
-      for (TimeNs t : onsets) sum += std::polar(1.0, k_two_pi * std::fmod(static_cast<double>(t - onsets.front()) * f, 1.0));
+      for (TimeNs t : onsets)
+        sum += std::polar(1.0, k_two_pi * std::fmod(static_cast<double>(t - onsets.front()) * f, 1.0));
       return 2 * std::norm(sum) / n;
     };
-    double lo = f_from + f_stride * (static_cast<double>(best) - 1), hi = f_from + f_stride * (static_cast<double>(best) + 1);
+    double lo = f_from + f_stride * (static_cast<double>(best) - 1),
+           hi = f_from + f_stride * (static_cast<double>(best) + 1);
     if (points == 1) lo = hi = f0;
     const double golden = 0.6180339887498949;
     double a = hi - golden * (hi - lo), b = lo + golden * (hi - lo);
@@ -226,10 +237,18 @@ std::vector<Periodicity> find_periodicity(std::vector<TimeNs> times, const Perio
     p.log10_p = p.log10_p_locked;
     if (log_p > std::log(options.alpha)) continue;
     // Phase, on-beat share, jitter, beats.
-    const std::complex<double> s = resultant(onsets, p.period_ns);
-    double phase = std::arg(s);
+    // The phase from times relative to the first onset (absolute times would multiply the
+    // period's last digits by some 1e10 periods since 1970), then placed against the wall
+    // clock: the first onset's time modulo the period, in exact integers.
+    std::complex<double> s_rel = 0;
+    for (TimeNs t : onsets)
+      s_rel +=
+          std::polar(1.0, k_two_pi * std::fmod(static_cast<double>(t - onsets.front()), p.period_ns) / p.period_ns);
+    double phase = std::arg(s_rel);
     if (phase < 0) phase += k_two_pi;
-    p.phase_ns = p.period_ns * phase / k_two_pi;
+    const double origin = static_cast<double>(onsets.front() % clock_period(p.period_ns));
+    p.phase_ns = origin + p.period_ns * phase / k_two_pi;
+    p.reference = onsets.front();
     // On-beat onsets within ±P/8 of the beat; the beat centred on them and the jitter from
     // them, then again from those within 3 sd, four times (background onsets inside ±P/8
     // would inflate it).
@@ -240,12 +259,13 @@ std::vector<Periodicity> find_periodicity(std::vector<TimeNs> times, const Perio
       std::complex<double> on_sum = 0;
       std::size_t count = 0;
       for (TimeNs t : onsets) {
-        const double turns = std::fmod(static_cast<double>(t) - p.phase_ns, p.period_ns) / p.period_ns;
-        const double offset = turns - std::round(turns);  // in [-0.5, 0.5]
+        const double offset = beat_offset(p, t);
         if (std::abs(offset) > window) continue;
         ++count;
         on_sum += std::polar(1.0, k_two_pi * offset);
-        if (pass == 0) beats.push_back(std::llround((static_cast<double>(t) - p.phase_ns) / p.period_ns));
+        if (pass == 0) {
+          beats.push_back(std::llround((static_cast<double>(t - onsets.front()) + origin - p.phase_ns) / p.period_ns));
+        }
       }
       if (pass == 0) on = count;
       r_on = count > 0 ? std::abs(on_sum) / static_cast<double>(count) : 0;
@@ -264,7 +284,8 @@ std::vector<Periodicity> find_periodicity(std::vector<TimeNs> times, const Perio
     found.push_back(p);
   }
   // Harmonics: of P and 2P (or P/2) both found, keep the larger on-beat share (ties: longer).
-  std::sort(found.begin(), found.end(), [](const Periodicity& a, const Periodicity& b) { return a.period_ns < b.period_ns; });
+  std::sort(found.begin(), found.end(),
+            [](const Periodicity& a, const Periodicity& b) { return a.period_ns < b.period_ns; });
   std::vector<bool> dropped(found.size(), false);
   for (std::size_t i = 0; i < found.size(); ++i) {
     for (std::size_t j = i + 1; j < found.size(); ++j) {

@@ -37,6 +37,11 @@ Finding make_finding(const catalog::Suspect& suspect, int rank, const RunResults
   out.requests_detected = f.requests_detected;
   out.wall_share = f.wall_share;
   out.shape = std::string(detect::to_string(f.shape));
+  if (f.periodic) {
+    const detect::PeriodicDetail& d = *f.periodic;
+    out.periodic = Finding::Periodic{d.phase_ns / 1e6, d.jitter_ns / 1e6,    d.on_beat_share,     d.onsets,
+                                     d.beats,          d.missing_beat_ratio, d.stall_min_ns / 1e6};
+  }
   out.log10_p = f.log10_p;
   out.log10_p_per_request = f.log10_p_per_request;
   out.log10_p_pooled = f.log10_p_pooled;

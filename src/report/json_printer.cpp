@@ -51,6 +51,19 @@ Json finding_json(const Finding& f) {
   j["match"] = Json{{"value", round_to(f.value_match, 4)},
                     {"shape", round_to(f.shape_factor, 4)},
                     {"evidence", round_to(f.evidence_score, 4)}};
+  if (f.periodic) {
+    const Finding::Periodic& p = *f.periodic;
+    j["periodic"] = Json{{"period_ms", round_to(f.interval_ms, 5)},
+                         {"phase_ms", round_to(p.phase_ms, 4)},
+                         {"jitter_ms", round_to(p.jitter_ms, 4)},
+                         {"on_beat_share", round_to(p.on_beat_share, 4)},
+                         {"onsets", p.onsets},
+                         {"beats", p.beats},
+                         {"missing_beat_ratio", round_to(p.missing_beat_ratio, 4)},
+                         {"stall_min_ms", p.stall_min_ms}};
+  } else {
+    j["periodic"] = nullptr;
+  }
   j["satellite"] =
       f.satellite_ms ? Json{{"interval_ms", round_to(*f.satellite_ms, 4)}, {"gaps", f.satellite_gaps}} : Json();
   j["top_request"] = Json{{"id", f.top_request},

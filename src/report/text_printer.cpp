@@ -45,13 +45,26 @@ void list(std::string& out, std::string_view heading, const std::vector<std::str
 void print_finding(std::string& out, const Finding& f) {
   out += fmt::format("#{}  {}\n", f.rank, f.title);
   out += fmt::format("    {} · confidence {:.2f} · {}\n", f.likely ? "likely" : "possible", f.confidence, f.cause);
-  std::string interval = fmt::format("{} (80 % of gaps in {}–{})", duration(f.interval_ms), duration(f.interval_lo_ms),
-                                     duration(f.interval_hi_ms));
-  if (f.satellite_ms)
-    interval += fmt::format(", satellite at {} ({} gaps)", duration(*f.satellite_ms), count(f.satellite_gaps));
-  out += fmt::format("    {:<11}{}\n", "Interval", interval);
-  out += fmt::format("    {:<11}{} gaps in {} request{} ({}); {} of those requests' wall time\n", "Seen", count(f.gaps),
-                     count(f.requests), f.requests == 1 ? "" : "s", f.shape, percent(f.wall_share));
+  if (f.periodic) {
+    const Finding::Periodic& p = *f.periodic;
+    out += fmt::format("    {:<11}{} (beat at {} into each period, jitter {})\n", "Period", duration(f.interval_ms),
+                       duration(p.phase_ms), duration(p.jitter_ms));
+    out += fmt::format(
+        "    {:<11}{} stalls (gaps of {} or more) end on the beat, in {} of {} periods ({} missed); {} of the stall "
+        "time (PERIODIC)\n",
+        "Seen", count(f.gaps), duration(p.stall_min_ms), count(p.beats),
+        count(p.beats + static_cast<std::uint64_t>(std::llround(static_cast<double>(p.beats) * p.missing_beat_ratio /
+                                                                std::max(1e-9, 1 - p.missing_beat_ratio)))),
+        percent(p.missing_beat_ratio), percent(f.wall_share));
+  } else {
+    std::string interval = fmt::format("{} (80 % of gaps in {}–{})", duration(f.interval_ms),
+                                       duration(f.interval_lo_ms), duration(f.interval_hi_ms));
+    if (f.satellite_ms)
+      interval += fmt::format(", satellite at {} ({} gaps)", duration(*f.satellite_ms), count(f.satellite_gaps));
+    out += fmt::format("    {:<11}{}\n", "Interval", interval);
+    out += fmt::format("    {:<11}{} gaps in {} request{} ({}); {} of those requests' wall time\n", "Seen",
+                       count(f.gaps), count(f.requests), f.requests == 1 ? "" : "s", f.shape, percent(f.wall_share));
+  }
   if (f.top_request_members > 0) {
     out += fmt::format("    {:<11}{}: {} of its {} gaps, {} of its wall time\n", "Worst",
                        f.top_request.empty() ? std::string("whole input") : "request " + f.top_request,
@@ -61,7 +74,9 @@ void print_finding(std::string& out, const Finding& f) {
   if (f.log10_p_per_request < 0)
     strength += p_value(f.log10_p_per_request) +
                 fmt::format(" in the requests' own tests ({} of {})", count(f.requests_detected), count(f.requests));
-  if (f.log10_p_pooled < 0)
+  if (f.log10_p_pooled < 0 && f.periodic)
+    strength += p_value(f.log10_p_pooled) + " that the stall ends keep this clock (blocked Hotelling test)";
+  else if (f.log10_p_pooled < 0)
     strength += (strength.empty() ? "" : "; ") + p_value(f.log10_p_pooled) + " pooled over all requests";
   out += fmt::format("    {:<11}{}\n", "Strength", strength);
   if (!f.implies.empty()) out += fmt::format("    {:<11}{}\n", "Implies", f.implies);

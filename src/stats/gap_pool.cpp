@@ -63,6 +63,7 @@ void GapPool::add(const stream::StreamWindow& window, const GapSeries& series) {
     GapSample sample;
     sample.hash = hash;
     sample.gap = gap.raw;
+    sample.end = after.time;
     sample.stream = std::string(window.key.substr(0, 64));
     for (std::uint32_t back = 2; back >= 1; --back) {
       if (gap.after >= back) sample.before.push_back(make_line(window, entries[series.order[gap.after - back]]));

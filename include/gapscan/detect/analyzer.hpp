@@ -23,6 +23,8 @@ struct AnalyzerOptions {
   std::size_t max_runs = 20;             ///< runs kept for the report (the most significant)
   std::size_t max_streams = 50;          ///< streams kept with their own detections
   std::size_t quantisation_gaps = 4096;  ///< gaps sampled (by line hash) for the pooled lattice test
+  double stall_min_ns = 5e6;             ///< a gap this long or longer is a stall (its end is tested for a clock)
+  std::size_t stall_sample = 16384;      ///< stall ends sampled (by line hash) for the periodicity test
 };
 
 class Analyzer {
@@ -47,11 +49,27 @@ class Analyzer {
   Finding finding_from_cluster(const Cluster& cluster) const;
 
   void keep_stream(StreamDetections detections);
+  std::vector<Finding> periodic_findings();
 
   AnalyzerOptions m_options;
   stats::GapPool m_pool;
   std::vector<RunFinding> m_runs;
   std::vector<StreamDetections> m_streams;
+  struct Stall {
+    std::uint64_t hash;
+    TimeNs time;  // of the line after the gap
+    DurationNs gap;
+  };
+  struct StallExample {
+    std::uint64_t hash = 0;
+    TimeNs time = 0;
+    stats::GapSample sample;
+  };
+  static constexpr std::size_t k_stall_examples = 256;
+  std::vector<Stall> m_stalls;
+  std::uint64_t m_stall_threshold = UINT64_MAX;
+  std::vector<StallExample> m_stall_examples;
+  std::uint64_t m_example_threshold = UINT64_MAX;
   static constexpr DurationNs k_lattice_min_gap = 100'000;         // shorter gaps never enter the lattice test
   std::vector<std::pair<std::uint64_t, double>> m_lattice_sample;  // (line hash, raw gap)
   std::uint64_t m_lattice_threshold = UINT64_MAX;                  // hashes at or above it are not kept

@@ -14,8 +14,21 @@ namespace gapscan::detect {
 
 /// How a mode repeats (causes.md shape vocabulary, as far as gaps alone can tell).
 enum class Shape {
-  per_op,   ///< several gaps per request at the value (PER-OP)
-  one_off,  ///< about one gap per request at the value (ONE-OFF)
+  per_op,    ///< several gaps per request at the value (PER-OP)
+  one_off,   ///< about one gap per request at the value (ONE-OFF)
+  periodic,  ///< stalls that end on a clock of this period (PERIODIC)
+};
+
+/// For a periodic finding: how the stall ends keep time.
+struct PeriodicDetail {
+  double phase_ns = 0;       ///< the beat, modulo the period
+  double jitter_ns = 0;      ///< sd of the on-beat stall ends around the beat
+  double on_beat_share = 0;  ///< of the stall ends (after merging bursts)
+  std::size_t onsets = 0;    ///< stall ends tested
+  std::size_t beats = 0;     ///< periods with a stall ending on the beat
+  double missing_beat_ratio = 0;
+  double stall_min_ns = 0;  ///< the smallest gap counted as a stall
+  bool from_catalog = false;
 };
 
 std::string_view to_string(Shape shape);
@@ -31,6 +44,7 @@ struct Finding {
   double requests_span_ns = 0;  ///< sum of the wall time of those streams
   double wall_share = 0;        ///< member_time / requests_span
   Shape shape = Shape::per_op;
+  std::optional<PeriodicDetail> periodic;  ///< set for Shape::periodic
 
   double log10_p = 0;                   ///< significance used for ranking: min of the two below
   double log10_p_per_request = 0;       ///< best per-request p, Bonferroni-corrected over requests (0 if none)

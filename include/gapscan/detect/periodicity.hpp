@@ -30,9 +30,9 @@ struct PeriodicityOptions {
   double alpha = 0.01;
   double min_period_ns = 10e6;
   double max_period_ns = 60e9;
-  double burst_ns = 1e6;       ///< onsets closer than this to the previous one are one burst
+  double burst_ns = 1e6;  ///< onsets closer than this to the previous one are one burst
   std::size_t min_onsets = 20;
-  std::size_t min_beats = 8;   ///< a period must fit this many times into the span
+  std::size_t min_beats = 8;  ///< a period must fit this many times into the span
   std::size_t blocks = 16;
   std::size_t spectrum_peaks = 8;
   std::size_t max_bins = std::size_t{1} << 20;  ///< spectrum size; longer spans get coarser bins
@@ -41,17 +41,23 @@ struct PeriodicityOptions {
 
 struct Periodicity {
   double period_ns = 0;
-  double phase_ns = 0;         ///< first beat, modulo the period, from the first onset's period start
-  double on_beat_share = 0;    ///< onsets within ±period/8 of the beat
-  double jitter_ns = 0;        ///< sd of the on-beat onsets around the beat
-  std::size_t onsets = 0;      ///< after burst merging
-  std::size_t beats = 0;       ///< periods with at least one on-beat onset
+  double phase_ns = 0;       ///< the beat's place in the period: beats at k·period + phase (wall clock)
+  TimeNs reference = 0;      ///< the first onset: offsets are computed from it (see beat_offset)
+  double on_beat_share = 0;  ///< onsets within ±period/8 of the beat
+  double jitter_ns = 0;      ///< sd of the on-beat onsets around the beat
+  std::size_t onsets = 0;    ///< after burst merging
+  std::size_t beats = 0;     ///< periods with at least one on-beat onset
   double missing_beat_ratio = 0;
-  double z2 = 0;               ///< Rayleigh statistic at the period
-  double log10_p_locked = 0;   ///< blocked Hotelling test, corrected for the periods tried
-  double log10_p = 0;          ///< the same (the one test of this component for now)
-  bool from_catalog = false;   ///< the candidate was a catalog period (not a spectrum peak)
+  double z2 = 0;              ///< Rayleigh statistic at the period
+  double log10_p_locked = 0;  ///< blocked Hotelling test, corrected for the periods tried
+  double log10_p = 0;         ///< the same (the one test of this component for now)
+  bool from_catalog = false;  ///< the candidate was a catalog period (not a spectrum peak)
 };
+
+/// Where `t` falls against the beat, in periods, in [-0.5, 0.5] (0: on the beat). Computed
+/// from the reference onset, so that the period's last digits are not multiplied by the
+/// periods since 1970.
+double beat_offset(const Periodicity& p, TimeNs t);
 
 /// Clock-locked periods in `times` (ns, any order), most significant first.
 std::vector<Periodicity> find_periodicity(std::vector<TimeNs> times, const PeriodicityOptions& options);

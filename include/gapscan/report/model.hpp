@@ -74,6 +74,18 @@ struct Finding {
   double shape_factor = 0;
   double evidence_score = 0;
 
+  /// For a periodic finding (shape PERIODIC): how the stall ends keep time.
+  struct Periodic {
+    double phase_ms = 0;
+    double jitter_ms = 0;
+    double on_beat_share = 0;
+    std::uint64_t onsets = 0;
+    std::uint64_t beats = 0;
+    double missing_beat_ratio = 0;
+    double stall_min_ms = 0;
+  };
+  std::optional<Periodic> periodic;
+
   std::optional<double> satellite_ms;
   std::uint64_t satellite_gaps = 0;
 

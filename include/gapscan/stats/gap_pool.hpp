@@ -23,6 +23,7 @@ struct EvidenceLine {
 struct GapSample {
   std::uint64_t hash = 0;  ///< selection key: the smallest hashes are kept
   DurationNs gap = 0;
+  TimeNs end = 0;                    ///< time of the line after the gap
   std::string stream;                ///< request id (cut), empty for a whole-input stream
   std::vector<EvidenceLine> before;  ///< up to two lines, oldest first
   EvidenceLine after;
