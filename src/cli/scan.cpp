@@ -6,6 +6,7 @@
 #include <gapscan/cli/cli.hpp>
 #include <gapscan/cli/reading.hpp>
 #include <gapscan/detect/analyzer.hpp>
+#include <gapscan/detect/durations.hpp>
 #include <gapscan/parse/record_reader.hpp>
 #include <gapscan/report/build.hpp>
 #include <gapscan/source/input.hpp>
@@ -21,6 +22,7 @@ namespace {
 struct Pipeline {
   parse::LineAccount lines;
   stream::StreamTable* streams = nullptr;
+  detect::DurationAnalyzer* durations = nullptr;
   std::shared_ptr<const std::vector<parse::FormatInfo>> user_formats;
 };
 
@@ -37,6 +39,14 @@ report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Enco
       read_records(std::move(bytes), id, options,
                    [&](const parse::Record& record, std::string_view text, const LineLocation& location) {
                      pipeline.streams->add(record, text, location);
+                     if (record.duration >= 0) {
+                       // Durations are grouped by an explicit --group-by (a field or regex): a
+                       // request id would make a group of one.
+                       const bool explicit_group = config.group_by.mode == parse::GroupBy::Mode::field ||
+                                                   config.group_by.mode == parse::GroupBy::Mode::regex;
+                       pipeline.durations->add(explicit_group ? record.group : std::string_view(), record.duration,
+                                               record.duration_digits, location, text);
+                     }
                    });
   report::Input input;
   input.name = name;
@@ -96,8 +106,10 @@ Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
       analyzer.add(window.view());
     }
   });
+  detect::DurationAnalyzer durations;
   Pipeline pipeline;
   pipeline.streams = &streams;
+  pipeline.durations = &durations;
   pipeline.user_formats = *user_formats;
   source::SourceTable sources;
   std::vector<report::Input> inputs;
@@ -127,6 +139,7 @@ Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
   streams.finish();
   if (queue) queue->finish();
   detect::DetectionResult detection = analyzer.finish();
+  detect::add_duration_findings(detection, durations.finish());
   const std::vector<catalog::Suspect> suspects = catalog::rank_suspects(detection.findings, *catalog);
 
   for (const Diagnostic& diagnostic : diagnostics) {

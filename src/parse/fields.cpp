@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace gapscan::parse {
@@ -228,6 +230,179 @@ bool parse_duration(std::string_view text, DurationNs unit, DurationNs& out, std
   for (std::int64_t r = std::max<std::int64_t>(unit / ten_f, 1); r >= 10 && d > 0; r /= 10) --d;
   digits = static_cast<std::uint8_t>(d);
   return true;
+}
+
+namespace {
+
+/// Case-insensitive prefix test against a lowercase word.
+bool starts_with_lower(std::string_view text, std::string_view word) {
+  if (text.size() < word.size()) return false;
+  for (std::size_t i = 0; i < word.size(); ++i) {
+    if (lower(text[i]) != word[i]) return false;
+  }
+  return true;
+}
+
+/// The unit a duration key's suffix names ("elapsed_ms", "latencyUs"), or 0.
+DurationNs unit_of_key_suffix(std::string_view key) {
+  static constexpr std::array<std::pair<std::string_view, DurationNs>, 10> k_suffixes = {{
+      {"_ms", k_ns_per_ms},
+      {"_us", k_ns_per_us},
+      {"_ns", 1},
+      {"_s", k_ns_per_s},
+      {"_sec", k_ns_per_s},
+      {"_seconds", k_ns_per_s},
+      {"_millis", k_ns_per_ms},
+      {"ms", k_ns_per_ms},
+      {"us", k_ns_per_us},
+      {"_usec", k_ns_per_us},
+  }};
+  for (const auto& [suffix, unit] : k_suffixes) {
+    if (key.size() > suffix.size() && starts_with_lower(key.substr(key.size() - suffix.size()), suffix)) return unit;
+  }
+  return 0;
+}
+
+/// A number with an optional unit right after it ("12ms", "1.5 s", "250µs"): the unit, or 0.
+DurationNs unit_after_number(std::string_view rest) {
+  if (rest.starts_with(' ')) rest.remove_prefix(1);
+  static constexpr std::array<std::pair<std::string_view, DurationNs>, 8> k_units = {{
+      {"ms", k_ns_per_ms},
+      {"µs", k_ns_per_us},
+      {"us", k_ns_per_us},
+      {"ns", 1},
+      {"s", k_ns_per_s},
+      {"sec", k_ns_per_s},
+      {"msec", k_ns_per_ms},
+      {"usec", k_ns_per_us},
+  }};
+  DurationNs best = 0;
+  std::size_t best_length = 0;
+  for (const auto& [unit, ns] : k_units) {
+    if (rest.starts_with(unit) && unit.size() > best_length &&
+        (rest.size() == unit.size() || !std::isalpha(static_cast<unsigned char>(rest[unit.size()])))) {
+      best = ns;
+      best_length = unit.size();
+    }
+  }
+  return best;
+}
+
+std::size_t number_length(std::string_view text) {
+  std::size_t i = 0;
+  bool dot = false;
+  while (i < text.size() && ((text[i] >= '0' && text[i] <= '9') || (text[i] == '.' && !dot))) {
+    if (text[i] == '.') dot = true;
+    ++i;
+  }
+  if (i > 0 && text[i - 1] == '.') --i;
+  return i;
+}
+
+/// A key that says duration: one of the words alone, or with a suffix after '_' or a capital
+/// letter ("duration_ms", "elapsedMs", "latencyUs"). Words are looked up by their first letter.
+bool is_duration_word(std::string_view key) {
+  if (key.size() < 2 || key.size() > 32) return false;
+  static constexpr std::array<std::string_view, 3> k_d = {"duration", "dur", ""};
+  static constexpr std::array<std::string_view, 3> k_e = {"elapsed", "", ""};
+  static constexpr std::array<std::string_view, 3> k_t = {"took", "time_taken", "timetaken"};
+  static constexpr std::array<std::string_view, 3> k_l = {"latency", "", ""};
+  static constexpr std::array<std::string_view, 3> k_r = {"request_time", "response_time", "runtime"};
+  static constexpr std::array<std::string_view, 3> k_r2 = {"rt", "", ""};
+  static constexpr std::array<std::string_view, 3> k_u = {"upstream_response_time", "", ""};
+  const auto any = [&](const std::array<std::string_view, 3>& words) {
+    for (std::string_view word : words) {
+      if (word.empty() || !starts_with_lower(key, word)) continue;
+      if (key.size() == word.size()) return true;
+      const char next = key[word.size()];
+      if (next == '_' || (next >= 'A' && next <= 'Z')) return true;
+    }
+    return false;
+  };
+  switch (lower(key[0])) {
+    case 'd':
+      return any(k_d);
+    case 'e':
+      return any(k_e);
+    case 't':
+      return any(k_t);
+    case 'l':
+      return any(k_l);
+    case 'r':
+      return any(k_r) || any(k_r2);
+    case 'u':
+      return any(k_u);
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+bool find_duration(std::string_view text, DurationNs& out, std::uint8_t& digits) {
+  // key=value and "key": value, where the key says duration and the unit comes from the key's
+  // suffix, from the value's suffix, or (request_time, rt, a JSON "duration") is seconds.
+  // The separators are found with memchr: most lines hold only a few.
+  const char* data = text.data();
+  const std::size_t size = text.size();
+  std::size_t next_equals = 0, next_colon = 0;
+  const auto find_from = [&](char c, std::size_t from) {
+    if (from >= size) return size;
+    const void* hit = std::memchr(data + from, c, size - from);
+    return hit == nullptr ? size : static_cast<std::size_t>(static_cast<const char*>(hit) - data);
+  };
+  next_equals = find_from('=', 0);
+  next_colon = find_from(':', 0);
+  while (true) {
+    const std::size_t pos = std::min(next_equals, next_colon);
+    if (pos >= size) break;
+    const char c = text[pos];
+    if (c == '=') {
+      next_equals = find_from('=', pos + 1);
+    } else {
+      next_colon = find_from(':', pos + 1);
+    }
+    std::size_t key_end = pos;
+    if (c == ':' && key_end > 0 && text[key_end - 1] == '"') --key_end;
+    std::size_t key_start = key_end;
+    while (key_start > 0 && is_key_char(text[key_start - 1])) --key_start;
+    const std::string_view key = text.substr(key_start, key_end - key_start);
+    if (key.empty() || !is_duration_word(key)) continue;
+    const bool json = c == ':' && key_end < pos;
+    std::size_t value = pos + 1;
+    while (value < text.size() && (text[value] == ' ' || (text[value] == '"' && !json))) ++value;
+    if (json && value < text.size() && text[value] == '"') ++value;  // "duration": "12ms"
+    const std::size_t length = number_length(text.substr(value));
+    if (length == 0) continue;
+    const std::string_view number = text.substr(value, length);
+    DurationNs unit = unit_after_number(text.substr(value + length));
+    if (unit == 0) unit = unit_of_key_suffix(key);
+    if (unit == 0) {
+      const auto is = [&](std::string_view word) { return key.size() == word.size() && starts_with_lower(key, word); };
+      if (is("request_time") || is("rt") || is("upstream_response_time") || (json && is("duration"))) unit = k_ns_per_s;
+    }
+    if (unit != 0 && parse_duration(number, unit, out, digits)) return true;
+  }
+  // "took 12ms", "took 1.5 s", "completed in 250ms": found from their rarer letters ('k' of
+  // took, 'n' of in) with memchr, then checked around.
+  const auto number_at = [&](std::size_t value) {
+    const std::size_t length = number_length(text.substr(value));
+    if (length == 0) return false;
+    const DurationNs unit = unit_after_number(text.substr(value + length));
+    return unit != 0 && parse_duration(text.substr(value, length), unit, out, digits);
+  };
+  for (std::size_t k = find_from('k', 3); k < size; k = find_from('k', k + 1)) {
+    if (k + 1 < size && text[k + 1] == ' ' && (text.substr(k - 3, 4) == "took" || text.substr(k - 3, 4) == "Took") &&
+        number_at(k + 2)) {
+      return true;
+    }
+  }
+  for (std::size_t n = find_from('n', 2); n < size; n = find_from('n', n + 1)) {
+    if (n + 1 >= size || text[n + 1] != ' ' || text[n - 1] != 'i' || text[n - 2] != ' ') continue;
+    const std::string_view before = text.substr(0, n - 2);
+    if ((before.ends_with("ed") || before.ends_with("done")) && number_at(n + 2)) return true;
+  }
+  return false;
 }
 
 }  // namespace gapscan::parse

@@ -37,6 +37,10 @@ Finding make_finding(const catalog::Suspect& suspect, int rank, const RunResults
   out.requests_detected = f.requests_detected;
   out.wall_share = f.wall_share;
   out.shape = std::string(detect::to_string(f.shape));
+  out.values = f.values == detect::ValueKind::duration ? "durations" : "gaps";
+  out.group = f.group;
+  out.duration_values = f.duration_values;
+  out.logged_durations = f.logged_durations;
   if (f.periodic) {
     const detect::PeriodicDetail& d = *f.periodic;
     out.periodic = Finding::Periodic{d.phase_ns / 1e6, d.jitter_ns / 1e6,    d.on_beat_share,     d.onsets,

@@ -33,6 +33,10 @@ Json finding_json(const Finding& f) {
   j["requests_detected"] = f.requests_detected;
   j["wall_share"] = round_to(f.wall_share, 4);
   j["shape"] = f.shape;
+  j["values"] = f.values;
+  j["group"] = f.group;
+  j["duration_values"] = f.duration_values;
+  j["logged_durations"] = f.logged_durations;
   j["log10_p"] = round_to(f.log10_p, 2);
   j["log10_p_per_request"] = round_to(f.log10_p_per_request, 2);
   j["log10_p_pooled"] = round_to(f.log10_p_pooled, 2);

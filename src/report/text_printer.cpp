@@ -56,6 +56,12 @@ void print_finding(std::string& out, const Finding& f) {
         count(p.beats + static_cast<std::uint64_t>(std::llround(static_cast<double>(p.beats) * p.missing_beat_ratio /
                                                                 std::max(1e-9, 1 - p.missing_beat_ratio)))),
         percent(p.missing_beat_ratio), percent(f.wall_share));
+  } else if (f.values == "durations") {
+    out += fmt::format("    {:<11}{} (80 % of the durations in {}–{})\n", "Duration", duration(f.interval_ms),
+                       duration(f.interval_lo_ms), duration(f.interval_hi_ms));
+    out += fmt::format("    {:<11}{} of {} logged durations{} ({}); {} of the logged time\n", "Seen", count(f.gaps),
+                       count(f.duration_values), f.group.empty() ? std::string() : " in group " + f.group, f.shape,
+                       percent(f.wall_share));
   } else {
     std::string interval = fmt::format("{} (80 % of gaps in {}–{})", duration(f.interval_ms),
                                        duration(f.interval_lo_ms), duration(f.interval_hi_ms));
@@ -69,6 +75,10 @@ void print_finding(std::string& out, const Finding& f) {
     out += fmt::format("    {:<11}{}: {} of its {} gaps, {} of its wall time\n", "Worst",
                        f.top_request.empty() ? std::string("whole input") : "request " + f.top_request,
                        count(f.top_request_members), count(f.top_request_gaps), percent(f.top_request_share));
+  }
+  if (f.logged_durations > 0) {
+    out += fmt::format("    {:<11}{} logged durations (request times, elapsed=…) fall in the same interval\n", "Also",
+                       count(f.logged_durations));
   }
   std::string strength;
   if (f.log10_p_per_request < 0)
@@ -98,6 +108,11 @@ void print_finding(std::string& out, const Finding& f) {
                        "Evidence");
   for (std::size_t i = 0; i < f.examples.size() && i < 1; ++i) {
     const GapExample& example = f.examples[i];
+    if (f.values == "durations") {
+      out += fmt::format("    Typical line (logs {}):\n", duration(example.gap_ms));
+      out += fmt::format("      {}  {}\n", example.after.where, example.after.text);
+      continue;
+    }
     out += fmt::format("    Typical gap{}:\n", example.request.empty() ? "" : " (request " + example.request + ")");
     for (const LineRef& line : example.before) out += fmt::format("      {}  {}\n", line.where, line.text);
     out += fmt::format("      {:>{}}  ↓ {}\n", "", example.before.empty() ? 0 : example.before.back().where.size(),
@@ -139,12 +154,14 @@ std::string render_text(const Report& report) {
   }
   if (likely < report.findings.size()) {
     out += "Other significant gap modes (below confidence " + fmt::format("{:.1f}", report.likely_threshold) + ")\n";
-    out += fmt::format("  {:>4}  {:>12}  {:>9}  {:>8}  {:>6}  {:>10}  {}\n", "rank", "interval", "gaps", "requests",
-                       "wall", "confidence", "cause");
+    out += fmt::format("  {:>4}  {:>12}  {:<9}  {:>9}  {:>8}  {:>6}  {:>10}  {}\n", "rank", "value", "of", "count",
+                       "requests", "wall", "confidence", "cause");
     for (const Finding& f : report.findings) {
       if (f.likely) continue;
-      out += fmt::format("  {:>4}  {:>12}  {:>9}  {:>8}  {:>6}  {:>10.2f}  {}\n", f.rank, duration(f.interval_ms),
-                         count(f.gaps), count(f.requests), percent(f.wall_share), f.confidence, f.cause);
+      const std::string kind = f.periodic ? "period" : f.values == "durations" ? "durations" : "gaps";
+      out +=
+          fmt::format("  {:>4}  {:>12}  {:<9}  {:>9}  {:>8}  {:>6}  {:>10.2f}  {}\n", f.rank, duration(f.interval_ms),
+                      kind, count(f.gaps), count(f.requests), percent(f.wall_share), f.confidence, f.cause);
     }
     out += "\n";
   }

@@ -98,3 +98,37 @@ TEST_CASE("Gaps on a 4 ms timer lattice are reported as quantisation", "[e2e][de
   CHECK(std::abs(json["quantisation"]["base_ms"].get<double>() / 4 - 1) < 0.02);
   CHECK(json["quantisation"]["share"].get<double>() > 0.9);
 }
+
+TEST_CASE("Logged request times are analysed, and split by --group-by", "[e2e][detect]") {
+  const std::string path = "gapscan_e2e_durations.log";
+  {
+    Random random(8);
+    std::ofstream out(path);
+    std::int64_t t = 0;
+    for (int i = 0; i < 1200; ++i) {
+      t += 5000;
+      const bool big = i % 2 == 1;
+      double ms = random.lognormal(40, 0.8);
+      if (big && i % 20 == 1) ms = 200 + random.uniform();  // a retransmission in the large requests only
+      char text[96];
+      std::snprintf(text, sizeof text, "payload=%s elapsed_ms=%.1f", big ? "65536" : "512", ms);
+      out << line(t, std::string("q") + static_cast<char>('a' + i % 26), text);
+    }
+  }
+  const auto pooled = run_command(gapscan_command("--output json " + path));
+  const auto grouped = run_command(gapscan_command("--output json --group-by payload " + path));
+  std::remove(path.c_str());
+  REQUIRE(pooled.exit_code == 0);
+  const auto json = nlohmann::json::parse(pooled.out);
+  bool found = false;
+  for (const auto& f : json["findings"]) {
+    if (f["values"] == "durations" && std::abs(f["interval_ms"].get<double>() - 200.5) < 1) found = true;
+  }
+  CHECK(found);
+  const auto by_payload = nlohmann::json::parse(grouped.out);
+  bool in_group = false;
+  for (const auto& f : by_payload["findings"]) {
+    if (f["values"] == "durations") in_group = in_group || f["group"] == "65536";
+  }
+  CHECK(in_group);
+}

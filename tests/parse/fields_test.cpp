@@ -47,3 +47,31 @@ TEST_CASE("Durations in any unit, with the digits written", "[parse][fields]") {
     CHECK_FALSE(parse_duration(bad, k_ns_per_s, d, digits));
   }
 }
+
+TEST_CASE("Durations a message logs", "[parse][fields]") {
+  DurationNs d = -1;
+  std::uint8_t digits = 0;
+  const auto found = [&](std::string_view text) {
+    d = -1;
+    return find_duration(text, d, digits);
+  };
+  REQUIRE(found("getaddrinfo api.partner.example ok addrs=2 elapsed_ms=5002.2"));
+  CHECK(d == 5'002'200'000);
+  REQUIRE(found("msg=\"query done\" took=12ms rows=3"));
+  CHECK(d == 12'000'000);
+  REQUIRE(found(R"({"level":"info","ts":1762680525.657,"msg":"handled request","duration":0.534211,"status":200})"));
+  CHECK(d == 534'211'000);
+  REQUIRE(found(R"({"msg":"x","latencyUs":250})"));
+  CHECK(d == 250'000);
+  REQUIRE(found("GET /api/x rt=0.052 status=200"));
+  CHECK(d == 52'000'000);
+  REQUIRE(found("Query took 1.5 s to complete"));
+  CHECK(d == 1'500'000'000);
+  REQUIRE(found("job finished in 250ms"));
+  CHECK(d == 250'000'000);
+  for (const char* none : {"duration=forever", "items=12ms", "rtt=12ms", "durable=true", "took a while",
+                           R"({"timeout":5})", "elapsed=12", "durations: none"}) {
+    INFO(none);
+    CHECK_FALSE(found(none));
+  }
+}

@@ -19,6 +19,12 @@ enum class Shape {
   periodic,  ///< stalls that end on a clock of this period (PERIODIC)
 };
 
+/// What a finding's values are.
+enum class ValueKind {
+  gap,       ///< time between consecutive lines of a stream
+  duration,  ///< durations the lines log (request times, elapsed_ms=, took 12ms)
+};
+
 /// For a periodic finding: how the stall ends keep time.
 struct PeriodicDetail {
   double phase_ns = 0;       ///< the beat, modulo the period
@@ -44,6 +50,10 @@ struct Finding {
   double requests_span_ns = 0;  ///< sum of the wall time of those streams
   double wall_share = 0;        ///< member_time / requests_span
   Shape shape = Shape::per_op;
+  ValueKind values = ValueKind::gap;
+  std::string group;                       ///< for durations: the --group-by value ("" for all)
+  std::uint64_t duration_values = 0;       ///< for durations: the values of the group tested
+  std::uint64_t logged_durations = 0;      ///< for gaps: logged durations in the same interval
   std::optional<PeriodicDetail> periodic;  ///< set for Shape::periodic
 
   double log10_p = 0;                   ///< significance used for ranking: min of the two below

@@ -34,4 +34,11 @@ std::string_view key_value(std::string_view text, std::string_view key);
 /// False for anything else or a value beyond ~290 years.
 bool parse_duration(std::string_view text, DurationNs unit, DurationNs& out, std::uint8_t& digits);
 
+/// A duration the text logs: a key=value or JSON key that says duration (duration, elapsed,
+/// took, latency, request_time, response_time, rt, runtime, time_taken …) with the unit in
+/// the key's suffix (`elapsed_ms=5002.2`), after the number (`took=12ms`, `"duration":"1.5s"`)
+/// or implied (`request_time`, `rt` and a JSON `duration` are seconds); or a phrase such as
+/// "took 12 ms", "completed in 1.5s". False when the text logs none.
+bool find_duration(std::string_view text, DurationNs& out, std::uint8_t& digits);
+
 }  // namespace gapscan::parse

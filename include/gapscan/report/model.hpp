@@ -74,6 +74,11 @@ struct Finding {
   double shape_factor = 0;
   double evidence_score = 0;
 
+  std::string values = "gaps";         ///< "gaps" or "durations" (logged by the lines)
+  std::string group;                   ///< for durations: the --group-by value, "" for all
+  std::uint64_t duration_values = 0;   ///< for durations: values tested in the group
+  std::uint64_t logged_durations = 0;  ///< for gaps: logged durations in the same interval
+
   /// For a periodic finding (shape PERIODIC): how the stall ends keep time.
   struct Periodic {
     double phase_ms = 0;

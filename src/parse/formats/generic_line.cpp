@@ -90,7 +90,7 @@ std::string_view process_key(std::string_view line, std::string_view message, st
   }
   // PHP-FPM: the slow log's "[pool www] pid 4242" and the master's "[pool www] child 4242, …"
   // or "child 4242 exited …": the same key as the worker output the envelope unwraps.
-  if (const std::size_t pool = message.find("[pool "); pool != std::string_view::npos && pool < 24) {
+  if (const std::size_t pool = message.substr(0, 30).find("[pool "); pool != std::string_view::npos) {
     const std::size_t close = message.find("] ", pool);
     if (close != std::string_view::npos) {
       std::size_t at = close + 2;
@@ -109,7 +109,7 @@ std::string_view process_key(std::string_view line, std::string_view message, st
     }
   }
   // Apache 2.4's error log: "[module:level] [pid 1234:tid 140245123456768] …".
-  if (const std::size_t pid = message.find("[pid "); pid != std::string_view::npos && pid < 48) {
+  if (const std::size_t pid = message.substr(0, 54).find("[pid "); pid != std::string_view::npos) {
     const std::size_t close = message.find(']', pid);
     if (close != std::string_view::npos && close < pid + 48) return message.substr(pid + 1, close - pid - 1);
   }
@@ -144,8 +144,8 @@ bool is_fpm_worker_message(std::string_view line) {
 /// MediaWiki's exception and error messages start with "[<reqId>] <url>   …"; in a
 /// LegacyLogger group file: "<time> <host> <wiki>: [<reqId>] …".
 std::string_view bracketed_request_id(std::string_view message) {
-  const std::size_t open = message.find(": [");
-  if (open == std::string_view::npos || open > 80) return {};
+  const std::size_t open = message.substr(0, 84).find(": [");
+  if (open == std::string_view::npos) return {};
   const std::size_t start = open + 3;
   std::size_t end = start;
   bool digit = false;
@@ -287,6 +287,7 @@ class GenericLineParser final : public LineParser {
     if (record.group.empty()) record.group = syslog_tag(record.message);
     if (record.group.empty()) record.group = bracketed_request_id(record.message);
     if (record.group.empty()) record.group = process_key(line, record.message, m_key);
+    find_duration(record.message, record.duration, record.duration_digits);
     return ParseStatus::parsed;
   }
 

@@ -1,0 +1,77 @@
+#pragma once
+// Logged durations as a second kind of value: a request time in an access log
+// ($request_time, %D), `elapsed_ms=`, `took 12ms`, a user format's duration group. They are
+// collected per group (the --group-by key when it names a field or a regex, else one group
+// for all), up to a bounded sample per group chosen by line hash, and scanned for tight modes
+// with the same test as the gaps of a request (mode_scan.hpp), corrected for the groups
+// tested. A mode becomes a finding with values = durations: the catalog names it like a gap
+// mode (a 5 s request time is the resolver's timeout as surely as a 5 s gap).
+
+#include <gapscan/core/location.hpp>
+#include <gapscan/core/time.hpp>
+#include <gapscan/detect/finding.hpp>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gapscan::detect {
+
+struct DurationOptions {
+  double alpha = 0.01;
+  double min_members = 3;
+  std::size_t min_values = 20;        ///< groups with fewer durations are not tested
+  std::size_t max_values = 16384;     ///< per group, sampled by line hash
+  std::size_t max_groups = 64;        ///< further groups are counted, not kept
+  std::size_t max_samples = 32;       ///< example lines per finding
+  double max_rel_width = 0.10;
+};
+
+class DurationAnalyzer {
+ public:
+  explicit DurationAnalyzer(DurationOptions options = {}) : m_options(options) {}
+
+  void add(std::string_view group, DurationNs value, std::uint8_t digits, const LineLocation& where,
+           std::string_view line);
+
+  /// Modes of every group, as findings (values = durations), most significant first.
+  std::vector<Finding> finish();
+
+  std::uint64_t values() const { return m_values; }
+
+ private:
+  struct Value {
+    std::uint64_t hash;
+    DurationNs value;
+    double spread;  // value + (u - 1/2) × its resolution, u from the line hash: ties untied
+  };
+  struct Example {
+    std::uint64_t hash;
+    DurationNs value;
+    LineLocation where;
+    std::string line;
+  };
+  static constexpr std::size_t k_examples = 128;  // lines kept per group
+  struct Group {
+    std::vector<Value> values;
+    std::uint64_t threshold = UINT64_MAX;  // hashes at or above are not kept
+    std::vector<Example> examples;
+    std::uint64_t example_threshold = UINT64_MAX;
+    std::uint64_t seen = 0;
+    std::uint8_t digits = 0;
+  };
+
+  DurationOptions m_options;
+  std::map<std::string, Group, std::less<>> m_groups;
+  std::uint64_t m_values = 0;
+  std::uint64_t m_dropped_groups = 0;
+};
+
+/// Adds duration findings to a detection result: one whose interval overlaps a gap finding's
+/// (the request time of a request that waited 5 s, beside the 5 s gap) is folded into it as
+/// `logged_durations`; the others join the findings, which stay ordered by significance.
+void add_duration_findings(DetectionResult& result, std::vector<Finding> durations);
+
+}  // namespace gapscan::detect

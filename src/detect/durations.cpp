@@ -1,0 +1,155 @@
+#include <gapscan/detect/durations.hpp>
+#include <gapscan/detect/mode_scan.hpp>
+#include <gapscan/stats/gap_series.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace gapscan::detect {
+namespace {
+
+/// Keeps the elements with the smallest hashes: candidates under a falling threshold, cut back
+/// to `keep` when they are twice as many (O(1) per element, the same set for any order).
+template <typename T>
+void keep_smallest(std::vector<T>& items, std::uint64_t& threshold, std::size_t keep) {
+  if (items.size() < 2 * keep) return;
+  const auto middle = items.begin() + static_cast<std::ptrdiff_t>(keep);
+  std::nth_element(items.begin(), middle, items.end(), [](const T& a, const T& b) { return a.hash < b.hash; });
+  threshold = middle->hash;
+  items.resize(keep);
+}
+
+}  // namespace
+
+void DurationAnalyzer::add(std::string_view group_key, DurationNs value, std::uint8_t digits,
+                           const LineLocation& where, std::string_view line) {
+  if (value <= 0) return;
+  ++m_values;
+  auto it = m_groups.find(group_key);
+  if (it == m_groups.end()) {
+    if (m_groups.size() >= m_options.max_groups) {
+      ++m_dropped_groups;
+      return;
+    }
+    it = m_groups.emplace(std::string(group_key.substr(0, 64)), Group{}).first;
+  }
+  Group& group = it->second;
+  ++group.seen;
+  group.digits = std::max(group.digits, digits);
+  const std::uint64_t hash = stats::location_hash(where);
+  if (hash < group.threshold) {
+    // Dequantised like gaps: a value written with d fraction digits is spread over its last
+    // digit, so that the logger's rounding does not make modes.
+    double resolution = 1;
+    for (int d = digits; d < 9; ++d) resolution *= 10;
+    const double spread = static_cast<double>(value) + (stats::location_uniform(where) - 0.5) * resolution;
+    group.values.push_back({hash, value, std::max(1.0, spread)});
+    keep_smallest(group.values, group.threshold, m_options.max_values);
+  }
+  if (hash < group.example_threshold) {
+    group.examples.push_back({hash, value, where, std::string(line.substr(0, 320))});
+    keep_smallest(group.examples, group.example_threshold, k_examples);
+  }
+}
+
+std::vector<Finding> DurationAnalyzer::finish() {
+  std::vector<Finding> findings;
+  std::size_t tested = 0;
+  for (const auto& [key, group] : m_groups) tested += group.seen >= m_options.min_values ? 1 : 0;
+  const double log10_groups = std::log10(static_cast<double>(std::max<std::size_t>(1, tested)));
+  for (auto& [key, group] : m_groups) {
+    if (group.seen < m_options.min_values) continue;
+    std::sort(group.values.begin(), group.values.end(), [](const Value& a, const Value& b) { return a.hash < b.hash; });
+    if (group.values.size() > m_options.max_values) group.values.resize(m_options.max_values);
+    std::vector<ScanPoint> points;
+    points.reserve(group.values.size());
+    for (std::size_t i = 0; i < group.values.size(); ++i) {
+      points.push_back({std::log(group.values[i].spread), 1.0, static_cast<std::uint32_t>(i)});
+    }
+    double resolution = 1;
+    for (int d = group.digits; d < 9; ++d) resolution *= 10;
+    ScanOptions options;
+    options.alpha = m_options.alpha;
+    options.min_count = m_options.min_members;
+    options.resolution_ns = resolution;
+    double total = 0;
+    for (const Value& v : group.values) total += static_cast<double>(v.value);
+    for (const ScanMode& mode : scan_modes(std::move(points), options)) {
+      std::vector<double> members;
+      for (std::uint32_t id : mode.members) members.push_back(static_cast<double>(group.values[id].value));
+      std::sort(members.begin(), members.end());
+      Finding f;
+      f.values = ValueKind::duration;
+      f.group = key;
+      const std::size_t n = members.size();
+      f.centre_ns = n % 2 == 1 ? members[n / 2] : (members[n / 2 - 1] + members[n / 2]) / 2;
+      // Shortest interval holding 80 % of the members.
+      const auto k = static_cast<std::size_t>(std::ceil(0.8 * static_cast<double>(n)));
+      double best = members.back() - members.front();
+      f.lo_ns = members.front();
+      f.hi_ns = members.back();
+      for (std::size_t i = 0; i + k <= n && k > 0; ++i) {
+        if (members[i + k - 1] - members[i] < best) {
+          best = members[i + k - 1] - members[i];
+          f.lo_ns = members[i];
+          f.hi_ns = members[i + k - 1];
+        }
+      }
+      f.rel_width = f.centre_ns > 0 ? (f.hi_ns - f.lo_ns) / f.centre_ns : 0;
+      if (f.rel_width > m_options.max_rel_width) continue;
+      f.gaps = n;
+      f.member_time_ns = 0;
+      for (double m : members) f.member_time_ns += m;
+      f.wall_share = total > 0 ? f.member_time_ns / total : 0;  // of all logged time in the group
+      f.shape = Shape::one_off;
+      f.log10_p = f.log10_p_pooled = std::min(0.0, mode.log10_p + log10_groups);
+      f.duration_values = group.values.size();
+      // Examples: the kept lines whose value lies in the mode, nearest the centre first.
+      std::vector<const Example*> near;
+      for (const Example& e : group.examples) {
+        const auto v = static_cast<double>(e.value);
+        if (v >= f.lo_ns * 0.995 && v <= f.hi_ns * 1.005) near.push_back(&e);
+      }
+      std::sort(near.begin(), near.end(), [&](const Example* a, const Example* b) {
+        return std::abs(static_cast<double>(a->value) - f.centre_ns) < std::abs(static_cast<double>(b->value) - f.centre_ns);
+      });
+      for (const Example* e : near) {
+        if (f.samples.size() >= m_options.max_samples) break;
+        stats::GapSample sample;
+        sample.hash = e->hash;
+        sample.gap = e->value;
+        sample.stream = key;
+        sample.after = {e->where, e->line};
+        f.samples.push_back(std::move(sample));
+      }
+      if (f.log10_p <= std::log10(m_options.alpha)) findings.push_back(std::move(f));
+    }
+  }
+  std::sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) { return a.log10_p < b.log10_p; });
+  return findings;
+}
+
+void add_duration_findings(DetectionResult& result, std::vector<Finding> durations) {
+  for (Finding& duration : durations) {
+    Finding* overlap = nullptr;
+    for (Finding& gap : result.findings) {
+      if (gap.values != ValueKind::gap || gap.shape == Shape::periodic) continue;
+      const double margin = 0.02 * std::max(gap.centre_ns, duration.centre_ns);
+      if (duration.lo_ns <= gap.hi_ns + margin && gap.lo_ns <= duration.hi_ns + margin) {
+        overlap = &gap;
+        break;
+      }
+    }
+    if (overlap != nullptr) {
+      overlap->logged_durations += duration.gaps;
+      overlap->log10_p = std::min(overlap->log10_p, duration.log10_p);
+      continue;
+    }
+    result.findings.push_back(std::move(duration));
+  }
+  std::stable_sort(result.findings.begin(), result.findings.end(), [](const Finding& a, const Finding& b) {
+    return a.log10_p != b.log10_p ? a.log10_p < b.log10_p : a.centre_ns < b.centre_ns;
+  });
+}
+
+}  // namespace gapscan::detect

@@ -1,0 +1,80 @@
+#include "../test_random.hpp"
+
+#include <gapscan/detect/durations.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+
+using namespace gapscan;
+using namespace gapscan::detect;
+using gapscan::testing::Random;
+
+namespace {
+
+/// Request times in ms digits: log-normal around 50 ms, and `timeouts` of them at 5.002 s.
+void fill(DurationAnalyzer& analyzer, std::string_view group, int n, int timeouts, std::uint64_t seed) {
+  Random random(seed);
+  for (int i = 0; i < n; ++i) {
+    double seconds = random.lognormal(0.05, 1.0);
+    if (i < timeouts) seconds = 5.0 + 0.001 + 0.003 * random.uniform();
+    const auto value = static_cast<DurationNs>(std::llround(seconds * 1e3)) * k_ns_per_ms;  // "%.3f"
+    analyzer.add(group, value, 3, LineLocation{static_cast<SourceId>(seed), static_cast<std::uint64_t>(i + 1), 0},
+                 "GET /x " + std::to_string(seconds));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("A 5 s mode in logged request times, and none from millisecond rounding", "[detect][durations]") {
+  DurationAnalyzer with;
+  fill(with, "", 2000, 80, 1);
+  const auto found = with.finish();
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].values == ValueKind::duration);
+  CHECK(std::abs(found[0].centre_ns / 5.0025e9 - 1) < 0.001);
+  CHECK(found[0].gaps == 80);
+  CHECK(found[0].duration_values == 2000);
+  REQUIRE_FALSE(found[0].samples.empty());
+  CHECK(found[0].samples[0].after.text.rfind("GET /x 5.00", 0) == 0);
+
+  DurationAnalyzer without;
+  fill(without, "", 2000, 0, 2);
+  CHECK(without.finish().empty());
+}
+
+TEST_CASE("Durations are tested per group", "[detect][durations]") {
+  DurationAnalyzer analyzer;
+  fill(analyzer, "payload=1024", 500, 0, 3);
+  fill(analyzer, "payload=4096", 500, 40, 4);
+  const auto found = analyzer.finish();
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].group == "payload=4096");
+}
+
+TEST_CASE("A duration mode beside a gap mode is folded into it", "[detect][durations]") {
+  DetectionResult result;
+  Finding gap;
+  gap.centre_ns = 5.002e9;
+  gap.lo_ns = 5.001e9;
+  gap.hi_ns = 5.003e9;
+  gap.log10_p = -8;
+  result.findings.push_back(gap);
+  Finding duration;
+  duration.values = ValueKind::duration;
+  duration.centre_ns = 5.0021e9;
+  duration.lo_ns = 5.0015e9;
+  duration.hi_ns = 5.0030e9;
+  duration.gaps = 12;
+  duration.log10_p = -12;
+  Finding other = duration;
+  other.centre_ns = other.lo_ns = other.hi_ns = 0.2e9;
+  other.log10_p = -5;
+  add_duration_findings(result, {duration, other});
+  REQUIRE(result.findings.size() == 2);
+  CHECK(result.findings[0].values == ValueKind::gap);
+  CHECK(result.findings[0].logged_durations == 12);
+  CHECK(result.findings[0].log10_p == -12);
+  CHECK(result.findings[1].values == ValueKind::duration);
+}
