@@ -41,7 +41,10 @@ po::options_description scan_description(ScanOptions& options, std::string& outp
        "zone of stamps that have none: UTC, an offset such as +01:00, or a name such as Europe/Berlin")
       ("jobs,j", po::value(&options.config.jobs)->default_value(2),
        "threads: 1 reads and analyses on one thread; 2 or more analyse on a second thread "
-       "while reading goes on (the report is the same)");
+       "while reading goes on (the report is the same)")
+      ("derived-streams", po::bool_switch(&options.config.derived_streams),
+       "also analyse the lines of each message template, and all lines of each input whose lines "
+       "belong to requests (slower: 4-5 times on a large log)");
   // clang-format on
   return description;
 }

@@ -7,6 +7,7 @@
 #include <gapscan/cli/reading.hpp>
 #include <gapscan/detect/analyzer.hpp>
 #include <gapscan/detect/durations.hpp>
+#include <gapscan/parse/message_template.hpp>
 #include <gapscan/parse/record_reader.hpp>
 #include <gapscan/report/build.hpp>
 #include <gapscan/source/input.hpp>
@@ -16,11 +17,49 @@
 
 #include <fmt/format.h>
 
+#include <array>
+#include <cstdio>
+#include <map>
+#include <set>
+
 namespace gapscan::cli {
 namespace {
 
+/// Derived streams: every record also joins the stream of its message template and, when
+/// it belongs to a request, the stream of its whole input. Their keys start with
+/// detect::k_derived_key (see finding.hpp); the templates' texts name them in the report.
+struct DerivedStreams {
+  std::string scratch;
+  std::map<std::uint64_t, std::string> templates;  // hash -> template text (bounded)
+  std::set<SourceId> log_inputs;                   // inputs with a whole-input derived stream
+  static constexpr std::size_t k_max_templates = 4096;
+
+  void add(stream::StreamTable& streams, const parse::Record& record, std::string_view text,
+           const LineLocation& location) {
+    parse::Record derived = record;
+    std::array<char, 24> key{};
+    if (!record.group.empty()) {
+      const int length = std::snprintf(key.data(), key.size(), "%cL%u", detect::k_derived_key, location.source);
+      derived.group = std::string_view(key.data(), static_cast<std::size_t>(length));
+      streams.add(derived, text, location);
+      log_inputs.insert(location.source);
+    }
+    parse::message_template(record.message, scratch);
+    if (scratch.empty()) return;
+    const std::uint64_t hash = parse::template_hash(scratch);
+    if (templates.size() < k_max_templates || templates.count(hash) > 0) {
+      templates.emplace(hash, scratch);
+      const int length = std::snprintf(key.data(), key.size(), "%cT%016llx", detect::k_derived_key,
+                                       static_cast<unsigned long long>(hash));
+      derived.group = std::string_view(key.data(), static_cast<std::size_t>(length));
+      streams.add(derived, text, location);
+    }
+  }
+};
+
 struct Pipeline {
   parse::LineAccount lines;
+  DerivedStreams* derived = nullptr;
   stream::StreamTable* streams = nullptr;
   detect::DurationAnalyzer* durations = nullptr;
   std::shared_ptr<const std::vector<parse::FormatInfo>> user_formats;
@@ -39,6 +78,7 @@ report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Enco
       read_records(std::move(bytes), id, options,
                    [&](const parse::Record& record, std::string_view text, const LineLocation& location) {
                      pipeline.streams->add(record, text, location);
+                     if (pipeline.derived != nullptr) pipeline.derived->add(*pipeline.streams, record, text, location);
                      if (record.duration >= 0) {
                        // Durations are grouped by an explicit --group-by (a field or regex): a
                        // request id would make a group of one.
@@ -107,7 +147,9 @@ Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
     }
   });
   detect::DurationAnalyzer durations;
+  DerivedStreams derived;
   Pipeline pipeline;
+  pipeline.derived = config.derived_streams ? &derived : nullptr;
   pipeline.streams = &streams;
   pipeline.durations = &durations;
   pipeline.user_formats = *user_formats;
@@ -151,6 +193,8 @@ Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
   results.runs = std::move(detection.runs);
   results.quantisation = std::move(detection.quantisation);
   results.streams = std::move(detection.streams);
+  results.derived_streams = derived.templates.size() + derived.log_inputs.size();
+  results.templates = std::move(derived.templates);
   results.grouping = &streams.stats();
   results.lines = &pipeline.lines;
   results.sources = &sources;

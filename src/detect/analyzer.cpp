@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 
 namespace gapscan::detect {
@@ -115,6 +116,14 @@ Analyzer::~Analyzer() = default;
 
 void Analyzer::add(const stream::StreamWindow& window) {
   const stats::GapSeries series = stats::build_gap_series(window);
+  if (!window.key.empty() && window.key.front() == k_derived_key) {
+    ++m_summary.derived_windows;
+    if (series.gaps.size() >= static_cast<std::size_t>(m_options.min_members)) {
+      ++m_summary.derived_windows_scanned;
+      scan_stream(window, series, false);
+    }
+    return;
+  }
   m_pool.add(window, series);
   ++m_summary.windows;
   if (!window.key.empty()) ++m_summary.keyed_windows;
@@ -175,9 +184,23 @@ void Analyzer::add(const stream::StreamWindow& window) {
   }
   if (series.gaps.size() < static_cast<std::size_t>(m_options.min_members)) return;
   ++m_summary.windows_scanned;
+  scan_stream(window, series, true);
+}
 
+void Analyzer::scan_stream(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary) {
   StreamDetections detections;
-  detections.stream = window.key.empty() ? std::string() : std::string(window.key.substr(0, 64));
+  if (!primary) {
+    detections.kind = window.key.size() > 1 && window.key[1] == 'T' ? "template" : "log";
+    if (detections.kind == "template") {
+      detections.template_hash = std::strtoull(std::string(window.key.substr(2)).c_str(), nullptr, 16);
+    }
+  } else if (window.key.empty()) {
+    detections.kind = "input";
+  }
+  if (primary) detections.stream = window.key.empty() ? std::string() : std::string(window.key.substr(0, 64));
+  if (detections.kind == "log")
+    detections.input = static_cast<SourceId>(std::strtoul(std::string(window.key.substr(2)).c_str(), nullptr, 10));
+  if (detections.kind == "input") detections.input = window.input;
   detections.lines = window.entries.size();
   detections.span = series.span;
   detections.resolution = series.resolution;
@@ -209,7 +232,7 @@ void Analyzer::add(const stream::StreamWindow& window) {
     found.log10_p = run.log10_p;
     detections.best_log10_p = std::min(detections.best_log10_p, run.log10_p);
     detections.runs.push_back(found);
-    m_runs.push_back(std::move(found));
+    if (primary) m_runs.push_back(std::move(found));
   }
   if (m_runs.size() > 4 * m_options.max_runs) {
     std::sort(m_runs.begin(), m_runs.end(),
@@ -239,7 +262,7 @@ void Analyzer::add(const stream::StreamWindow& window) {
     describe(values, found.centre_ns, found.lo_ns, found.hi_ns);
     detections.best_log10_p = std::min(detections.best_log10_p, mode.log10_p);
     detections.modes.push_back(found);
-    add_mode(window, std::move(members), mode.log10_p, series.gaps.size(), series.span);
+    if (primary) add_mode(window, std::move(members), mode.log10_p, series.gaps.size(), series.span);
   }
   if (!detections.modes.empty() || !detections.runs.empty()) keep_stream(std::move(detections));
 }

@@ -21,8 +21,8 @@ void keep_smallest(std::vector<T>& items, std::uint64_t& threshold, std::size_t 
 
 }  // namespace
 
-void DurationAnalyzer::add(std::string_view group_key, DurationNs value, std::uint8_t digits,
-                           const LineLocation& where, std::string_view line) {
+void DurationAnalyzer::add(std::string_view group_key, DurationNs value, std::uint8_t digits, const LineLocation& where,
+                           std::string_view line) {
   if (value <= 0) return;
   ++m_values;
   auto it = m_groups.find(group_key);
@@ -111,7 +111,8 @@ std::vector<Finding> DurationAnalyzer::finish() {
         if (v >= f.lo_ns * 0.995 && v <= f.hi_ns * 1.005) near.push_back(&e);
       }
       std::sort(near.begin(), near.end(), [&](const Example* a, const Example* b) {
-        return std::abs(static_cast<double>(a->value) - f.centre_ns) < std::abs(static_cast<double>(b->value) - f.centre_ns);
+        return std::abs(static_cast<double>(a->value) - f.centre_ns) <
+               std::abs(static_cast<double>(b->value) - f.centre_ns);
       });
       for (const Example* e : near) {
         if (f.samples.size() >= m_options.max_samples) break;

@@ -160,6 +160,13 @@ Report build_report(const RunResults& results) {
   for (const detect::StreamDetections& stream : results.streams) {
     StreamReport out;
     out.stream = stream.stream;
+    out.kind = stream.kind;
+    if (stream.kind == "template") {
+      const auto it = results.templates.find(stream.template_hash);
+      out.label = it != results.templates.end() ? it->second : std::string();
+    } else if (stream.kind == "log" || stream.kind == "input") {
+      out.label = results.sources->name(stream.input);
+    }
     out.lines = stream.lines;
     out.span_ms = static_cast<double>(stream.span) / 1e6;
     out.resolution_ms = static_cast<double>(stream.resolution) / 1e6;
@@ -174,7 +181,10 @@ Report build_report(const RunResults& results) {
   }
 
   const detect::DetectionSummary& detection = *results.detection;
-  report.analysis.streams = results.grouping->streams;
+  report.analysis.streams = results.grouping->streams - std::min(results.grouping->streams, results.derived_streams);
+  report.analysis.derived_streams = results.derived_streams;
+  report.analysis.derived_windows = detection.derived_windows;
+  report.analysis.derived_windows_tested = detection.derived_windows_scanned;
   report.analysis.windows = detection.windows;
   report.analysis.keyed_windows = detection.keyed_windows;
   report.analysis.windows_tested = detection.windows_scanned;

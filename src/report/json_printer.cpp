@@ -157,6 +157,8 @@ std::string render_json(const Report& report) {
     Json stream_runs = Json::array();
     for (const Run& run : stream.runs) stream_runs.push_back(run_json(run));
     streams.push_back(Json{{"stream", stream.stream},
+                           {"kind", stream.kind},
+                           {"label", stream.label},
                            {"lines", stream.lines},
                            {"span_ms", round_to(stream.span_ms, 3)},
                            {"resolution_ms", stream.resolution_ms},
@@ -194,6 +196,9 @@ std::string render_json(const Report& report) {
   root["inputs"] = std::move(inputs);
   const Analysis& a = report.analysis;
   root["analysis"] = Json{{"streams", a.streams},
+                          {"derived_streams", a.derived_streams},
+                          {"derived_windows", a.derived_windows},
+                          {"derived_windows_tested", a.derived_windows_tested},
                           {"windows", a.windows},
                           {"keyed_windows", a.keyed_windows},
                           {"windows_tested", a.windows_tested},

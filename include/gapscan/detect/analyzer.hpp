@@ -49,6 +49,8 @@ class Analyzer {
   Finding finding_from_cluster(const Cluster& cluster) const;
 
   void keep_stream(StreamDetections detections);
+  /// The per-stream tests (modes, runs); a primary stream's modes also join the clusters.
+  void scan_stream(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary);
   std::vector<Finding> periodic_findings();
 
   AnalyzerOptions m_options;

@@ -22,10 +22,10 @@ namespace gapscan::detect {
 struct DurationOptions {
   double alpha = 0.01;
   double min_members = 3;
-  std::size_t min_values = 20;        ///< groups with fewer durations are not tested
-  std::size_t max_values = 16384;     ///< per group, sampled by line hash
-  std::size_t max_groups = 64;        ///< further groups are counted, not kept
-  std::size_t max_samples = 32;       ///< example lines per finding
+  std::size_t min_values = 20;     ///< groups with fewer durations are not tested
+  std::size_t max_values = 16384;  ///< per group, sampled by line hash
+  std::size_t max_groups = 64;     ///< further groups are counted, not kept
+  std::size_t max_samples = 32;    ///< example lines per finding
   double max_rel_width = 0.10;
 };
 

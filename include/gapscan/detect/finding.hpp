@@ -19,6 +19,12 @@ enum class Shape {
   periodic,  ///< stalls that end on a clock of this period (PERIODIC)
 };
 
+/// Keys of derived streams start with this byte: 'T' + the template hash (the lines of one
+/// message template, across requests) or 'L' + the input id (every line of an input whose
+/// lines belong to requests). Their detections are reported per stream; they do not join the
+/// clusters, the pooled test or the samples, which stay per request.
+inline constexpr char k_derived_key = '\x1f';
+
 /// What a finding's values are.
 enum class ValueKind {
   gap,       ///< time between consecutive lines of a stream
@@ -75,6 +81,8 @@ struct DetectionSummary {
   std::uint64_t windows = 0;          ///< stream windows analysed
   std::uint64_t keyed_windows = 0;    ///< of which belonged to a request id
   std::uint64_t windows_scanned = 0;  ///< windows with enough gaps for the per-request test
+  std::uint64_t derived_windows = 0;  ///< windows of template and log-wide streams
+  std::uint64_t derived_windows_scanned = 0;
   std::uint64_t gaps = 0;
   std::uint64_t zero_gaps = 0;
   std::uint64_t out_of_order = 0;
@@ -108,7 +116,10 @@ struct StreamMode {
 
 /// What one stream's own tests found (detection-methods.md §4.8).
 struct StreamDetections {
-  std::string stream;  ///< request id (cut), empty for a whole-input stream
+  std::string stream;               ///< request id (cut), empty for a whole-input stream; for derived streams the key
+  std::string kind = "request";     ///< request, input (no request ids), template or log (an input's every line)
+  std::uint64_t template_hash = 0;  ///< for a template stream
+  SourceId input = 0;               ///< for an input or log stream
   std::uint64_t lines = 0;
   DurationNs span = 0;
   DurationNs resolution = 0;

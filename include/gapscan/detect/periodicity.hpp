@@ -7,7 +7,8 @@
 // 2. Candidates: the catalog periods, and the peaks of the spectrum of the onset counts
 //    (bins of P_min/8, FFT, power divided by its running median over ±64 bins so that it is
 //    about Exp(1) under a locally flat background; the 8 best local maxima).
-// 3. Each candidate is refined on a grid of ±1 % in steps of P²/(10 T), maximising the
+// 3. Each candidate is refined on a grid of ±1 % in frequency steps of 1/(4 T), then by a
+//    golden-section search (on at most 4096 onsets), maximising the
 //    Rayleigh statistic Z² = 2 |Σ e^(2πi t/P)|² / N, then tested with the blocked Hotelling
 //    test: the span is cut into B = 16 blocks, S_b = Σ_block e^(2πi t/P), and
 //    T² = B S̄ᵀ Σ̂⁻¹ S̄ with Σ̂ the 2×2 covariance of the S_b; (B − 2)/(2 (B − 1)) T² follows

@@ -8,6 +8,7 @@
 #include <gapscan/source/input.hpp>
 #include <gapscan/stream/stream_table.hpp>
 
+#include <map>
 #include <vector>
 
 namespace gapscan::report {
@@ -18,6 +19,8 @@ struct RunResults {
   std::vector<detect::RunFinding> runs;
   std::optional<detect::Quantisation> quantisation;
   std::vector<detect::StreamDetections> streams;
+  std::map<std::uint64_t, std::string> templates;  ///< template hash -> text, for derived streams
+  std::uint64_t derived_streams = 0;               ///< of the grouping's streams, the derived ones
   const stream::GroupingStats* grouping = nullptr;
   const parse::LineAccount* lines = nullptr;
   const source::SourceTable* sources = nullptr;

@@ -141,7 +141,9 @@ struct StreamMode {
 
 /// What one stream's own tests found.
 struct StreamReport {
-  std::string stream;
+  std::string stream;  ///< request id, "" for a whole-input stream
+  std::string kind;    ///< request, input, template or log
+  std::string label;   ///< template text, or the input's name (input and log streams)
   std::uint64_t lines = 0;
   double span_ms = 0;
   double resolution_ms = 0;
@@ -180,7 +182,10 @@ struct LineSummary {
 };
 
 struct Analysis {
-  std::uint64_t streams = 0;
+  std::uint64_t streams = 0;          ///< requests (or whole inputs without request ids)
+  std::uint64_t derived_streams = 0;  ///< message-template and whole-input streams beside them
+  std::uint64_t derived_windows = 0;
+  std::uint64_t derived_windows_tested = 0;
   std::uint64_t keyed_windows = 0;  ///< windows that belonged to a request id
   std::uint64_t windows = 0;
   std::uint64_t windows_tested = 0;

@@ -1,0 +1,66 @@
+#include <gapscan/parse/message_template.hpp>
+
+#include <algorithm>
+
+namespace gapscan::parse {
+namespace {
+
+constexpr std::size_t k_max_template = 160;
+
+bool is_token_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+         c == '-' || c == ':' || c == '/' || c == '@' || static_cast<unsigned char>(c) >= 0x80;
+}
+
+}  // namespace
+
+void message_template(std::string_view message, std::string& out) {
+  out.clear();
+  std::size_t i = 0;
+  const std::size_t n = message.size();
+  while (i < n && out.size() < k_max_template) {
+    const char c = message[i];
+    if (c == '"' || c == '\'') {  // a quoted string, escapes skipped
+      std::size_t end = i + 1;
+      while (end < n && message[end] != c) end += message[end] == '\\' ? 2 : 1;
+      out += "<*>";
+      i = end + 1;
+      continue;
+    }
+    if (c == ' ' || c == '\t') {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+      while (i < n && (message[i] == ' ' || message[i] == '\t')) ++i;
+      continue;
+    }
+    if (!is_token_char(c)) {
+      out += c;
+      ++i;
+      continue;
+    }
+    std::size_t end = i;
+    bool digit = false;
+    while (end < n && is_token_char(message[end])) {
+      digit = digit || (message[end] >= '0' && message[end] <= '9');
+      ++end;
+    }
+    if (digit) {
+      // Keep a key of key=value or key:value: only what follows the last '=' is the value.
+      out += "<*>";
+    } else {
+      out.append(message.substr(i, std::min(end - i, k_max_template - out.size())));
+    }
+    i = end;
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+}
+
+std::uint64_t template_hash(std::string_view text) {
+  std::uint64_t hash = 0xcbf29ce484222325ull;
+  for (const char c : text) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 0x100000001b3ull;
+  }
+  return hash;
+}
+
+}  // namespace gapscan::parse
