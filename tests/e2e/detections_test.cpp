@@ -132,3 +132,37 @@ TEST_CASE("Logged request times are analysed, and split by --group-by", "[e2e][d
   }
   CHECK(in_group);
 }
+
+TEST_CASE("With --derived-streams a statement on a timer across requests is found by its template", "[e2e][detect]") {
+  const std::string path = "gapscan_e2e_templates.log";
+  {
+    Random random(9);
+    std::ofstream out(path);
+    std::int64_t t = 0;
+    for (int i = 0; i < 200; ++i) {  // each request logs once; one statement repeats every 250 ms
+      t += 250'000 + static_cast<std::int64_t>(200 * random.normal());
+      char text[80];
+      std::snprintf(text, sizeof text, "heartbeat seq=%d queue_depth=%d", i, static_cast<int>(random.uniform() * 50));
+      out << line(t, std::string("h") + static_cast<char>('a' + i % 26) + static_cast<char>('a' + i / 26), text);
+      out << line(t + 1000 + static_cast<std::int64_t>(random.uniform() * 90'000),
+                  std::string("w") + static_cast<char>('a' + i % 26) + static_cast<char>('a' + i / 26), "work done");
+    }
+  }
+  const auto plain = run_command(gapscan_command("--output json " + path));
+  const auto derived = run_command(gapscan_command("--output json --derived-streams " + path));
+  std::remove(path.c_str());
+  REQUIRE(derived.exit_code == 0);
+  const auto json = nlohmann::json::parse(derived.out);
+  bool found = false;
+  for (const auto& stream : json["streams"]) {
+    if (stream["kind"] != "template" || stream["modes"].empty()) continue;
+    if (stream["label"].get<std::string>().find("heartbeat seq=<*> queue_depth=<*>") != std::string::npos &&
+        std::abs(stream["modes"][0]["centre_ms"].get<double>() - 250) < 1) {
+      found = true;
+    }
+  }
+  CHECK(found);
+  CHECK(json["analysis"]["derived_streams"].get<int>() >= 2);
+  const auto without = nlohmann::json::parse(plain.out);
+  CHECK(without["analysis"]["derived_streams"] == 0);
+}
