@@ -44,7 +44,7 @@ struct DerivedStreams {
       streams.add(derived, text, location);
       log_inputs.insert(location.source);
     }
-    parse::message_template(record.message, scratch);
+    parse::message_template(record.message, scratch, record.group);
     if (scratch.empty()) return;
     const std::uint64_t hash = parse::template_hash(scratch);
     if (templates.size() < k_max_templates || templates.count(hash) > 0) {

@@ -14,7 +14,7 @@ bool is_token_char(char c) {
 
 }  // namespace
 
-void message_template(std::string_view message, std::string& out) {
+void message_template(std::string_view message, std::string& out, std::string_view also_mask) {
   out.clear();
   std::size_t i = 0;
   const std::size_t n = message.size();
@@ -43,7 +43,7 @@ void message_template(std::string_view message, std::string& out) {
       digit = digit || (message[end] >= '0' && message[end] <= '9');
       ++end;
     }
-    if (digit) {
+    if (digit || (!also_mask.empty() && message.substr(i, end - i) == also_mask)) {
       // Keep a key of key=value or key:value: only what follows the last '=' is the value.
       out += "<*>";
     } else {

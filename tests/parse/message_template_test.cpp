@@ -27,3 +27,11 @@ TEST_CASE("Templates mask what varies between the lines of one statement", "[par
   message_template(std::string(500, 'x') + " tail", a);
   CHECK(a.size() <= 160 + 3);
 }
+
+TEST_CASE("The line's own request id is masked even without a digit", "[parse][template]") {
+  std::string a, b;
+  message_template("reqId=alpha heartbeat ok", a, "alpha");
+  message_template("reqId=beta heartbeat ok", b, "beta");
+  CHECK(a == "reqId=<*> heartbeat ok");
+  CHECK(a == b);
+}

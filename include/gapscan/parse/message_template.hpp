@@ -11,8 +11,9 @@
 
 namespace gapscan::parse {
 
-/// The template of `message`, written into `out` (cleared first).
-void message_template(std::string_view message, std::string& out);
+/// The template of `message`, written into `out` (cleared first). A token equal to `also_mask`
+/// (the line's request id, which need not hold a digit) is masked too.
+void message_template(std::string_view message, std::string& out, std::string_view also_mask = {});
 
 /// FNV-1a of a template (stable across runs and machines).
 std::uint64_t template_hash(std::string_view text);
