@@ -238,8 +238,19 @@ std::vector<Periodicity> find_periodicity(std::vector<TimeNs> times, const Perio
     p.log10_p_locked = log_p_hotelling(onsets, best_period, options.blocks);  // ln for now
     tested.emplace_back(p, static_cast<double>(points));
   }
+  // Trials: the grid points of the catalog candidates, plus, for the spectrum's peaks, every
+  // independent frequency they were chosen from (T (1/P_min - 1/P_max), the spectrum's
+  // resolution being 1/T) times the refinement that follows each.
   double total_grid = 0;
-  for (const auto& [p, points] : tested) total_grid += points;
+  bool any_spectrum = false;
+  for (const auto& [p, points] : tested) {
+    if (p.from_catalog) {
+      total_grid += points;
+    } else {
+      any_spectrum = true;
+    }
+  }
+  if (any_spectrum) total_grid += 4 * span * (1 / min_period - 1 / max_period);
   log_trials = std::log(std::max(1.0, total_grid));
 
   for (auto& [p, points] : tested) {

@@ -14,7 +14,8 @@
 //    T² = B S̄ᵀ Σ̂⁻¹ S̄ with Σ̂ the 2×2 covariance of the S_b; (B − 2)/(2 (B − 1)) T² follows
 //    F(2, B − 2) when the phases are not locked. Blocks absorb the bursts and drifts that make
 //    the plain Rayleigh test fire on any bursty stream. The p-value is multiplied by the grid
-//    points and the candidates tried.
+//    points of the catalog candidates and, when a spectrum peak was tried, by every frequency
+//    it could have been (4 T (1/P_min - 1/P_max): the grid's step is 1/(4 T)).
 // 4. A period and its double or half that both pass: the one with the larger on-beat share is
 //    kept (ties to the longer period).
 // Outputs per period: the phase (first beat mod P), the share of onsets within ±P/8 of it, the
