@@ -109,7 +109,8 @@ double clopper_pearson_upper(int k, int n) {
 double quantile(std::vector<double> values, double q) {
   if (values.empty()) return 0;
   std::sort(values.begin(), values.end());
-  const auto i = static_cast<std::size_t>(std::min(q * static_cast<double>(values.size()), static_cast<double>(values.size() - 1)));
+  const auto i = static_cast<std::size_t>(
+      std::min(q * static_cast<double>(values.size()), static_cast<double>(values.size() - 1)));
   return values[i];
 }
 
@@ -213,9 +214,10 @@ void run_component(const Component& c, int null_replicates, int replicates, std:
   std::vector<double> threshold(c.methods.size());
   for (std::size_t m = 0; m < c.methods.size(); ++m) threshold[m] = quantile(null_scores[m], 0.99);
 
-  fmt::print("\nRecall ({} replicates per cell): at the method's own rule (alpha = 0.01 for gapscan), and at "
-             "the threshold that gives FPR = 1 % on the nulls; median relative error of the {} on hits:\n\n",
-             replicates, c.estimate_name);
+  fmt::print(
+      "\nRecall ({} replicates per cell): at the method's own rule (alpha = 0.01 for gapscan), and at "
+      "the threshold that gives FPR = 1 % on the nulls; median relative error of the {} on hits:\n\n",
+      replicates, c.estimate_name);
   fmt::print("| cell |");
   for (const Method& m : c.methods) fmt::print(" {} own | {} @1% |", m.name, m.name);
   fmt::print(" gapscan error |\n|---|");
@@ -297,7 +299,8 @@ Verdict naive_mode_share(const std::vector<double>& values, double own_threshold
 
 Verdict gapscan_modes(const std::vector<double>& gaps, double truth) {
   std::vector<ScanPoint> points;
-  for (std::size_t i = 0; i < gaps.size(); ++i) points.push_back({std::log(gaps[i]), 1.0, static_cast<std::uint32_t>(i)});
+  for (std::size_t i = 0; i < gaps.size(); ++i)
+    points.push_back({std::log(gaps[i]), 1.0, static_cast<std::uint32_t>(i)});
   ScanOptions options;
   options.alpha = k_alpha;
   options.resolution_ns = 1000;
@@ -325,7 +328,7 @@ std::vector<double> background(Random& random, const std::string& kind, std::siz
       g = random.lognormal(20e6, 1.0);
     } else if (kind == "bursty-gamma") {
       g = std::max(1000.0, random.gamma(0.3, 5e6));  // CV about 1.8
-    } else {  // pareto-mixture: log-normal body, a smooth Pareto (Lomax) tail
+    } else {                                         // pareto-mixture: log-normal body, a smooth Pareto (Lomax) tail
       g = random.uniform() < 0.9 ? random.lognormal(2e6, 1.0)
                                  : 5e6 * (std::pow(std::max(random.uniform(), 1e-12), -1 / 1.2) - 1);
     }
@@ -360,8 +363,7 @@ Component component_a() {
   for (std::size_t n : {20UL, 100UL, 1000UL}) {
     for (int k : {2, 3, 5, 10}) {
       for (double width : {0.001, 0.02}) {
-        c.cells.push_back({fmt::format("n={} k={} 44 ms ±{:.1f} %", n, k, width * 100), 44e6,
-                           [n, k, width](Random& r) {
+        c.cells.push_back({fmt::format("n={} k={} 44 ms ±{:.1f} %", n, k, width * 100), 44e6, [n, k, width](Random& r) {
                              auto gaps = background(r, "lognormal-1ms", n);
                              for (int i = 0; i < k; ++i) {
                                gaps[static_cast<std::size_t>(r.uniform() * static_cast<double>(n))] =
@@ -415,7 +417,8 @@ Verdict periodogram(const std::vector<double>& times, double) {
   // Power at each Fourier frequency by a direct sum over events (events are few): O(N M) is
   // too much, so use the Goertzel-free identity P(f) = |sum e^{2 pi i f t}|^2 / N on a grid.
   const std::size_t lo = static_cast<std::size_t>(std::ceil(8 * bin * static_cast<double>(bins) / span));
-  const std::size_t hi = std::min<std::size_t>(bins / 2, static_cast<std::size_t>(static_cast<double>(bins) * bin / 10e6));
+  const std::size_t hi =
+      std::min<std::size_t>(bins / 2, static_cast<std::size_t>(static_cast<double>(bins) * bin / 10e6));
   if (hi <= lo) return v;
   const std::size_t step = std::max<std::size_t>(1, (hi - lo) / 4000);  // at most ~4000 frequencies
   const double duration = static_cast<double>(bins) * bin;
@@ -457,7 +460,8 @@ Component component_b(bool quick) {
   c.name = "B. Clock-locked periodicity of stall ends";
   c.estimate_name = "period";
   c.hit = [](double estimate, double truth) { return std::abs(estimate / truth - 1) < 0.01; };
-  c.methods = {{"gapscan", gapscan_period}, {"periodogram", periodogram},
+  c.methods = {{"gapscan", gapscan_period},
+               {"periodogram", periodogram},
                {"rita-ts", [](const std::vector<double>& times, double) {
                   std::vector<double> sorted = times, gaps;
                   std::sort(sorted.begin(), sorted.end());
@@ -490,8 +494,8 @@ Component component_b(bool quick) {
     for (double fraction : {1.0, 0.5, 0.2}) {
       for (double missing : {0.0, 0.5}) {
         if (quick && missing > 0) continue;
-        c.cells.push_back({fmt::format("100 ms, jitter {:.0f} %, periodic share {:.0f} %, missing {:.0f} %", jitter * 100,
-                                       fraction * 100, missing * 100),
+        c.cells.push_back({fmt::format("100 ms, jitter {:.0f} %, periodic share {:.0f} %, missing {:.0f} %",
+                                       jitter * 100, fraction * 100, missing * 100),
                            100e6, [=](Random& r) {
                              std::vector<double> t;
                              const double phase = r.uniform() * 100e6;
@@ -637,14 +641,15 @@ Component component_d() {
   c.hit = [](double estimate, double truth) { return std::abs(estimate / truth - 1) < 0.05; };
   c.methods = {{"gapscan", gapscan_runs}, {"naive-scan", naive_runs}};
   for (std::size_t n : {20UL, 100UL, 1000UL}) {
-    c.nulls.push_back({fmt::format("lognormal-1ms n={}", n), 0, [n](Random& r) { return background(r, "lognormal-1ms", n); }});
-    c.nulls.push_back({fmt::format("bursty-gamma n={}", n), 0, [n](Random& r) { return background(r, "bursty-gamma", n); }});
+    c.nulls.push_back(
+        {fmt::format("lognormal-1ms n={}", n), 0, [n](Random& r) { return background(r, "lognormal-1ms", n); }});
+    c.nulls.push_back(
+        {fmt::format("bursty-gamma n={}", n), 0, [n](Random& r) { return background(r, "bursty-gamma", n); }});
   }
   for (std::size_t n : {100UL, 1000UL}) {
     for (int length : {3, 5, 10, 30}) {
       for (double spread : {0.005, 0.02}) {
-        c.cells.push_back({fmt::format("n={} L={} 50 ms ±{:.1f} %", n, length, spread * 100), 50e6,
-                           [=](Random& r) {
+        c.cells.push_back({fmt::format("n={} L={} 50 ms ±{:.1f} %", n, length, spread * 100), 50e6, [=](Random& r) {
                              auto gaps = background(r, "lognormal-1ms", n);
                              const auto at = static_cast<std::size_t>(r.uniform() * static_cast<double>(n - length));
                              for (int i = 0; i < length; ++i) {
@@ -688,7 +693,8 @@ int main(int argc, char** argv) {
              null_replicates, replicates, quick ? " (quick)" : "");
   const auto wanted = [&](char letter) { return only.empty() || only.find(letter) != std::string::npos; };
   if (wanted('A')) run_component(component_a(), null_replicates, replicates, tsv);
-  if (wanted('B')) run_component(component_b(quick), quick ? 100 : null_replicates / 4, quick ? 20 : replicates / 2, tsv);
+  if (wanted('B'))
+    run_component(component_b(quick), quick ? 100 : null_replicates / 4, quick ? 20 : replicates / 2, tsv);
   if (wanted('C')) run_component(component_c(), null_replicates, replicates, tsv);
   if (wanted('D')) run_component(component_d(), null_replicates, replicates, tsv);
   if (tsv != nullptr) std::fclose(tsv);

@@ -106,10 +106,24 @@ std::optional<Quantisation> find_quantisation(const std::vector<double>& all_gap
       peaks.emplace_back(value, k);
     }
   }
+  // Gaps on a lattice of q are on every q/k too, so the scan shows the lattice as a comb of
+  // nearly equal peaks at k/q: besides the highest peaks, the lowest-frequency one that is
+  // almost as high (0.81 of the best statistic: R at 0.9 of the best) is refined, since it is
+  // the lattice's own base.
+  double highest = 0;
+  for (const auto& peak : peaks) highest = std::max(highest, peak.first);
+  std::size_t lowest = steps;
+  for (const auto& peak : peaks) {
+    if (peak.first >= 0.81 * highest) lowest = std::min(lowest, peak.second);
+  }
   const std::size_t keep = std::min(k_refine, peaks.size());
   std::partial_sort(peaks.begin(), peaks.begin() + static_cast<std::ptrdiff_t>(keep), peaks.end(),
                     [](const auto& a, const auto& b) { return a.first > b.first; });
-  for (std::size_t i = 0; i < keep; ++i) {
+  if (lowest < steps) {
+    peaks.resize(keep);
+    peaks.emplace_back(highest, lowest);
+  }
+  for (std::size_t i = 0; i < std::min(keep + 1, peaks.size()); ++i) {
     // Refine on all gaps within one scan step either side.
     const double f = f_lo + static_cast<double>(peaks[i].second) * step;
     double best_f = f, best_r = -1;
@@ -187,12 +201,12 @@ std::optional<Quantisation> find_quantisation(const std::vector<double>& all_gap
   }
   if (best_base == 0) return std::nullopt;
   // The scan may have found a divisor of the base (gaps on a 4 ms lattice are also on a 2 ms
-  // one): take the largest multiple that fits almost as well.
+  // one): take the largest multiple that is significant, a lattice, and at least 3/4 as coherent.
   double chosen = best_base;
   for (int multiple = 2; multiple <= 64 && best_base * multiple <= q_max; ++multiple) {
     const double base = best_base * multiple;
     const Coherence c = coherence(gaps, base);
-    if (c.used >= options.min_gaps && c.r >= 0.9 * best_r && log_p_of(c) <= log_alpha && is_lattice(base)) {
+    if (c.used >= options.min_gaps && c.r >= 0.75 * best_r && log_p_of(c) <= log_alpha && is_lattice(base)) {
       chosen = base;
     }
   }

@@ -10,8 +10,9 @@
 // 1/g_max wide), on at most 512 gaps; the best few are refined and confirmed on all gaps.
 // The number of independent frequencies, m = g_max (1/q_min - 1/q_max), corrects the best
 // p-value; the catalog bases are also tested exactly, each as one more trial. Of the
-// significant bases, the largest whose coherence is at least 0.9 of the best is reported
-// (gaps on a 4 ms lattice are also on a 2 ms one).
+// significant bases, the largest multiple of the best one that is still significant, a
+// lattice, and at least 3/4 as coherent is reported (gaps on a 4 ms lattice are also on a
+// 2 ms one, and the scan shows a comb of nearly equal peaks at k / 4 ms).
 // Used: gaps of at least q_min and at most max_gap_ns; q_min = max(2.5 × resolution, 0.1 ms),
 // q_max = min(1 s, the median gap, half the interquartile range): at a base near the width of
 // the gaps' distribution its smooth shape alone gives coherence. A base must also hold gaps at
