@@ -331,6 +331,8 @@ std::vector<double> background(Random& random, const std::string& kind, std::siz
       g = random.lognormal(1e6, 1.5);
     } else if (kind == "lognormal-20ms") {
       g = random.lognormal(20e6, 1.0);
+    } else if (kind == "jittered-loop") {  // a sleep loop with jitter: narrow but smooth (CV 0.2)
+      g = random.lognormal(100e6, 0.2);
     } else if (kind == "bursty-gamma") {
       g = std::max(1000.0, random.gamma(0.3, 5e6));  // CV about 1.8
     } else {                                         // pareto-mixture: log-normal body, a smooth Pareto (Lomax) tail
@@ -359,7 +361,7 @@ Component component_a() {
                   r.estimate = median(s);
                   return r;
                 }}};
-  for (const char* kind : {"lognormal-1ms", "lognormal-20ms", "bursty-gamma", "pareto-mixture"}) {
+  for (const char* kind : {"lognormal-1ms", "lognormal-20ms", "jittered-loop", "bursty-gamma", "pareto-mixture"}) {
     for (std::size_t n : {20UL, 100UL, 1000UL}) {
       c.nulls.push_back({fmt::format("{} n={}", kind, n), 0,
                          [kind = std::string(kind), n](Random& r) { return background(r, kind, n); }});

@@ -10,8 +10,9 @@ GAPSCAN_BUILD_PACKAGES=(
   libsimdjson-dev libtomlplusplus-dev nlohmann-json3-dev
   zlib1g-dev libzstd-dev libbz2-dev liblzma-dev catch2
 )
-# Tests: the real memcached + PHP extension for the live Nagle test; tzdata for the --tz tests.
-GAPSCAN_TEST_PACKAGES=(memcached php-cli php-memcached procps tzdata)
+# Tests: the real memcached and Redis servers with their PHP extensions for the live tests;
+# tzdata for the --tz tests.
+GAPSCAN_TEST_PACKAGES=(memcached redis-server php-cli php-memcached php-redis procps tzdata)
 # CI extras: format and lint checks; python3 for the corpus scorer (bench/score_corpus.sh).
 GAPSCAN_CI_PACKAGES=(clang-format clang-tidy python3)
 

@@ -165,9 +165,9 @@ std::optional<Cause> parse_cause(std::string_view text, const std::string& name,
     check.error(check.where(error.source()), std::string(error.description()));
     return std::nullopt;
   }
-  static constexpr std::array<std::string_view, 11> k_top = {
-      "id",       "title",   "summary", "shapes",     "evidence_weight", "delay",
-      "evidence", "confirm", "fix",     "references", "example"};
+  static constexpr std::array<std::string_view, 12> k_top = {
+      "id",       "title",   "summary", "shapes", "evidence_weight", "delay",
+      "evidence", "trigger", "confirm", "fix",    "references",      "example"};
   check.check_keys(root, k_top, "the file");
 
   Cause cause;
@@ -221,7 +221,6 @@ std::optional<Cause> parse_cause(std::string_view text, const std::string& name,
     }
     cause.delays.push_back(std::move(delay));
   }
-  if (cause.delays.empty()) check.error(check.where(root), "a cause needs at least one [[delay]]");
 
   static constexpr std::array<std::string_view, 4> k_evidence_keys = {"pattern", "scope", "weight", "meaning"};
   static constexpr std::array<std::string_view, 3> k_scopes = {"before", "after", "around"};
@@ -248,6 +247,26 @@ std::optional<Cause> parse_cause(std::string_view text, const std::string& name,
     }
     if (weight < 0 || weight > 1) check.error(check.where(*table), "evidence weight must be between 0 and 1");
     cause.evidence.push_back(std::move(evidence));
+  }
+
+  static constexpr std::array<std::string_view, 2> k_trigger_keys = {"pattern", "meaning"};
+  for (const toml::table* table : check.tables(root, "trigger")) {
+    check.check_keys(*table, k_trigger_keys, "[[trigger]]");
+    TriggerPattern trigger;
+    trigger.pattern = check.string(*table, "pattern", *table);
+    trigger.meaning = check.string(*table, "meaning", *table);
+    const toml::node* pattern_node = table->get("pattern");
+    auto regex = Regex::compile(trigger.pattern, pattern_node ? check.where(*pattern_node) : check.where(*table));
+    if (!regex) {
+      check.add(regex.error());
+      continue;
+    }
+    cause.triggers.push_back(std::move(trigger));
+  }
+  if (cause.delays.empty() && cause.triggers.empty())
+    check.error(check.where(root), "a cause needs at least one [[delay]] or [[trigger]]");
+  if (!cause.triggers.empty() && std::find(cause.shapes.begin(), cause.shapes.end(), "ONE-OFF") == cause.shapes.end()) {
+    check.error(check.where(root), "a cause with [[trigger]] lines needs the shape ONE-OFF");
   }
 
   cause.confirm = check.strings(root, "confirm", root);

@@ -23,6 +23,9 @@
 // called likely. A finding whose centre lies within its tolerance of the satellite value of a
 // higher-ranked suspect of the same cause is folded into that suspect.
 //
+// Stalls around trigger lines (detect/triggers.hpp) are named by the cause whose [[trigger]]
+// pattern they follow, with M = E = 1: C = S * H; patterns given with --trigger are "unknown".
+//
 //   rank score    R = C * (0.5 + 0.5 * min(1, wall_share / 0.3))
 //
 // so that among equally certain suspects the one costing more wall time comes first.
@@ -81,6 +84,17 @@ bool scope_matches(const EvidencePattern& pattern, const stats::GapSample& sampl
 CauseMatch match_cause(const detect::Finding& finding, const Cause& cause, double s) {
   CauseMatch match;
   match.cause = &cause;
+  if (finding.trigger) {
+    // Stalls around trigger lines: the cause that owns the pattern is named by it; the stall's
+    // length depends on the system (a fork costs ~10-25 ms per GiB), so no delay window is
+    // compared. Other causes do not explain the alignment.
+    if (finding.trigger->cause != cause.id) return match;
+    match.value_match = 1;
+    match.shape_factor = shape_factor(finding.shape, cause.shapes);
+    match.evidence = 1;
+    match.confidence = s * match.shape_factor;
+    return match;
+  }
   const double centre_ms = finding.centre_ns / 1e6;
   const double half_width_ms = (finding.hi_ns - finding.lo_ns) / 2e6;
   const double lo_ms = finding.lo_ns / 1e6;

@@ -130,7 +130,17 @@ Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
   auto user_formats = load_user_formats(config.format_files, config.patterns_dir, format_diagnostics);
   if (!user_formats) return unexpected(user_formats.error());
 
-  detect::Analyzer analyzer;
+  detect::AnalyzerOptions analyzer_options;
+  for (const catalog::Cause& cause : catalog->causes) {
+    for (const catalog::TriggerPattern& trigger : cause.triggers)
+      analyzer_options.triggers.push_back({cause.id, trigger.pattern, trigger.meaning});
+  }
+  for (const std::string& pattern : config.triggers) {
+    auto regex = Regex::compile(pattern, "--trigger");
+    if (!regex) return unexpected(regex.error());
+    analyzer_options.triggers.push_back({std::string(), pattern, std::string()});
+  }
+  detect::Analyzer analyzer(std::move(analyzer_options));
   stream::GroupingOptions grouping;
   grouping.idle_timeout = static_cast<DurationNs>(config.idle_timeout_s * 1e9);
   // With more than one job, windows are analysed on a second thread while parsing goes on;

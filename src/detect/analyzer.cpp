@@ -111,7 +111,12 @@ struct Analyzer::Cluster {
   std::uint64_t last_stream = 0;  // 1 + the id of the last stream counted in `streams`
 };
 
-Analyzer::Analyzer(AnalyzerOptions options) : m_options(options) {}
+Analyzer::Analyzer(AnalyzerOptions options)
+    : m_options(std::move(options)), m_triggers(m_options.triggers, [&] {
+        TriggerOptions trigger_options = m_options.trigger_options;
+        trigger_options.alpha = m_options.alpha;
+        return trigger_options;
+      }()) {}
 Analyzer::~Analyzer() = default;
 
 void Analyzer::add(const stream::StreamWindow& window) {
@@ -125,6 +130,7 @@ void Analyzer::add(const stream::StreamWindow& window) {
     return;
   }
   m_pool.add(window, series);
+  m_triggers.add(window, series);
   ++m_summary.windows;
   if (!window.key.empty()) ++m_summary.keyed_windows;
   // A sample of raw gaps for the lattice test: the gaps whose line hashes are smallest (the
@@ -463,9 +469,10 @@ DetectionResult Analyzer::finish() {
     if (cluster) findings.push_back(finding_from_cluster(*cluster));
   }
   for (Finding& periodic : periodic_findings()) findings.push_back(std::move(periodic));
+  for (Finding& triggered : trigger_findings()) findings.push_back(std::move(triggered));
 
   for (Finding& finding : findings) {
-    if (finding.shape == Shape::periodic) continue;  // described by periodic_findings()
+    if (finding.shape == Shape::periodic || finding.trigger) continue;  // described where they were made
     finding.log10_p = std::min(finding.log10_p_per_request, finding.log10_p_pooled);
     const double per_request =
         finding.requests > 0 ? static_cast<double>(finding.gaps) / static_cast<double>(finding.requests) : 0;
@@ -567,6 +574,34 @@ std::vector<Finding> Analyzer::periodic_findings() {
       if (finding.samples.size() >= m_options.max_samples) break;
       finding.samples.push_back(*sample);
     }
+    out.push_back(std::move(finding));
+  }
+  return out;
+}
+
+std::vector<Finding> Analyzer::trigger_findings() {
+  std::vector<Finding> out;
+  for (TriggerFinding& found : m_triggers.finish()) {
+    const TriggerSpec& spec = m_triggers.specs()[found.spec];
+    Finding finding;
+    finding.shape = Shape::one_off;
+    std::sort(found.stall_ns.begin(), found.stall_ns.end());
+    if (!found.stall_ns.empty()) describe(found.stall_ns, finding.centre_ns, finding.lo_ns, finding.hi_ns);
+    finding.rel_width = finding.centre_ns > 0 ? (finding.hi_ns - finding.lo_ns) / finding.centre_ns : 0;
+    finding.gaps = found.stall_ns.size();
+    finding.requests = found.streams_stalled;
+    for (double stall : found.stall_ns) finding.member_time_ns += stall;
+    finding.log10_p = finding.log10_p_pooled = found.log10_p;
+    TriggerDetail detail;
+    detail.cause = spec.cause;
+    detail.pattern = spec.pattern;
+    detail.meaning = spec.meaning;
+    detail.lines = found.lines;
+    detail.occurrences = found.occurrences;
+    detail.aligned = found.aligned;
+    detail.null_draws = found.null_draws;
+    detail.examples = std::move(found.examples);
+    finding.trigger = std::move(detail);
     out.push_back(std::move(finding));
   }
   return out;

@@ -97,7 +97,10 @@ double self_bandwidth(const std::vector<ScanPoint>& points, double total) {
   double variance = 0;
   for (const ScanPoint& p : points) variance += p.weight * (p.z - mean) * (p.z - mean);
   const double sd = std::sqrt(variance / total);
-  return std::max(0.3, 1.06 * sd * std::pow(total, -0.2));
+  // Wide (0.3) so that a spike does not raise its own background, but never much wider than
+  // the data: against a kernel wider than a narrow distribution (a jittered sleep loop,
+  // sd 0.2), the distribution's own peak would look like a mode.
+  return std::max(std::min(0.3, 0.35 * sd), 1.06 * sd * std::pow(total, -0.2));
 }
 
 /// Half-width in z of a window of scale `relative` near z, never below the resolution.
@@ -135,6 +138,7 @@ std::vector<ScanMode> scan_modes(std::vector<ScanPoint> points, const ScanOption
             [](const ScanPoint& a, const ScanPoint& b) { return a.z != b.z ? a.z < b.z : a.id < b.id; });
   std::vector<ScanMode> modes;
   std::vector<double> prefix;
+  std::vector<ScanPoint> broad_points, merged;
   const double log_alpha = std::log(options.alpha);
   std::array<double, 3> scale_log{};
   for (std::size_t s = 0; s < scale_log.size(); ++s) scale_log[s] = std::log1p(options.half_widths[s]);
@@ -144,8 +148,21 @@ std::vector<ScanMode> scan_modes(std::vector<ScanPoint> points, const ScanOption
     for (std::size_t i = 0; i < points.size(); ++i) prefix[i + 1] = prefix[i] + points[i].weight;
     const double total = prefix.back();
     if (total < options.min_count) break;
-    const double bandwidth = options.bandwidth > 0 ? options.bandwidth : self_bandwidth(points, total);
-    const Background background(points, bandwidth);
+    // The points of accepted broad modes stay in the background: a broad mode is often the
+    // bulk of a narrow distribution seen against the wide kernel, and the points left between
+    // the holes its removal leaves would otherwise look like narrow modes.
+    const std::vector<ScanPoint>* background_points = &points;
+    if (!broad_points.empty()) {
+      merged.assign(points.begin(), points.end());
+      merged.insert(merged.end(), broad_points.begin(), broad_points.end());
+      std::sort(merged.begin(), merged.end(), [](const ScanPoint& a, const ScanPoint& b) { return a.z < b.z; });
+      background_points = &merged;
+    }
+    double background_total = total;
+    for (const ScanPoint& p : broad_points) background_total += p.weight;
+    const double bandwidth =
+        options.bandwidth > 0 ? options.bandwidth : self_bandwidth(*background_points, background_total);
+    const Background background(*background_points, bandwidth);
 
     // Windows whose p could not survive even the smallest correction are not worth an exact
     // tail: the Poisson probability of exactly C is a lower bound of the tail.
@@ -225,6 +242,10 @@ std::vector<ScanMode> scan_modes(std::vector<ScanPoint> points, const ScanOption
     mode.log10_p = std::min(0.0, to_log10(log_p_global));
     mode.scale = best.scale;
     for (std::size_t j = best.first; j < best.last; ++j) mode.members.push_back(points[j].id);
+    if (best.scale == static_cast<int>(scale_log.size()) - 1) {
+      broad_points.insert(broad_points.end(), points.begin() + static_cast<std::ptrdiff_t>(best.first),
+                          points.begin() + static_cast<std::ptrdiff_t>(best.last));
+    }
     modes.push_back(std::move(mode));
     points.erase(points.begin() + static_cast<std::ptrdiff_t>(best.first),
                  points.begin() + static_cast<std::ptrdiff_t>(best.last));

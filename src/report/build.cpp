@@ -46,6 +46,31 @@ Finding make_finding(const catalog::Suspect& suspect, int rank, const RunResults
     out.periodic = Finding::Periodic{d.phase_ns / 1e6, d.jitter_ns / 1e6,    d.on_beat_share,     d.onsets,
                                      d.beats,          d.missing_beat_ratio, d.stall_min_ns / 1e6};
   }
+  if (f.trigger) {
+    const detect::TriggerDetail& d = *f.trigger;
+    Finding::Trigger trigger;
+    trigger.pattern = d.pattern;
+    trigger.meaning = d.meaning;
+    trigger.lines = d.lines;
+    trigger.occurrences = d.occurrences;
+    trigger.aligned = d.aligned;
+    trigger.null_draws = d.null_draws;
+    for (const detect::TriggerOccurrence& o : d.examples) {
+      Finding::Trigger::Occurrence occurrence;
+      occurrence.line = make_line({o.location, o.text}, *results.sources);
+      occurrence.stream = o.stream;
+      occurrence.log10_p = o.log10_p;
+      occurrence.active = o.active;
+      occurrence.stalled = o.stalled;
+      for (const detect::AlignedStall& stall : o.stalls) {
+        occurrence.stalls.push_back(
+            {stall.stream, fmt::format("{}:{}", results.sources->name(stall.end.source), stall.end.line),
+             static_cast<double>(stall.gap) / 1e6, static_cast<double>(stall.start - o.time) / 1e6, stall.tail});
+      }
+      trigger.examples.push_back(std::move(occurrence));
+    }
+    out.trigger = std::move(trigger);
+  }
   out.log10_p = f.log10_p;
   out.log10_p_per_request = f.log10_p_per_request;
   out.log10_p_pooled = f.log10_p_pooled;
@@ -62,8 +87,14 @@ Finding make_finding(const catalog::Suspect& suspect, int rank, const RunResults
   const catalog::CauseMatch& best = suspect.best;
   if (best.cause == nullptr) {
     out.cause = "unknown";
-    out.title = "Unexplained regular gap";
-    out.summary = "A tight, statistically significant gap mode that matches no cause in the catalog.";
+    if (f.trigger) {
+      out.title = "Stalls around lines matching a --trigger pattern";
+      out.summary =
+          "Other streams stop around the lines that match the pattern, more than at other moments of the log.";
+    } else {
+      out.title = "Unexplained regular gap";
+      out.summary = "A tight, statistically significant gap mode that matches no cause in the catalog.";
+    }
   } else {
     const catalog::Cause& cause = *best.cause;
     out.cause = cause.id;

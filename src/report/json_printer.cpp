@@ -68,6 +68,36 @@ Json finding_json(const Finding& f) {
   } else {
     j["periodic"] = nullptr;
   }
+  if (f.trigger) {
+    const Finding::Trigger& t = *f.trigger;
+    Json occurrences = Json::array();
+    for (const Finding::Trigger::Occurrence& o : t.examples) {
+      Json stalls = Json::array();
+      for (const Finding::Trigger::Stalled& stall : o.stalls) {
+        stalls.push_back(Json{{"request", stall.request},
+                              {"line", stall.where},
+                              {"gap_ms", round_to(stall.gap_ms, 4)},
+                              {"start_ms", round_to(stall.start_ms, 4)},
+                              {"tail", round_to(stall.tail, 4)}});
+      }
+      occurrences.push_back(Json{{"line", o.line.where},
+                                 {"text", o.line.text},
+                                 {"stream", o.stream},
+                                 {"log10_p", round_to(o.log10_p, 2)},
+                                 {"active_streams", o.active},
+                                 {"stalled_streams", o.stalled},
+                                 {"stalls", std::move(stalls)}});
+    }
+    j["trigger"] = Json{{"pattern", t.pattern},
+                        {"meaning", t.meaning},
+                        {"lines", t.lines},
+                        {"occurrences", t.occurrences},
+                        {"aligned", t.aligned},
+                        {"null_draws", t.null_draws},
+                        {"examples", std::move(occurrences)}};
+  } else {
+    j["trigger"] = nullptr;
+  }
   j["satellite"] =
       f.satellite_ms ? Json{{"interval_ms", round_to(*f.satellite_ms, 4)}, {"gaps", f.satellite_gaps}} : Json();
   j["top_request"] = Json{{"id", f.top_request},

@@ -56,6 +56,18 @@ void print_finding(std::string& out, const Finding& f) {
         count(p.beats + static_cast<std::uint64_t>(std::llround(static_cast<double>(p.beats) * p.missing_beat_ratio /
                                                                 std::max(1e-9, 1 - p.missing_beat_ratio)))),
         percent(p.missing_beat_ratio), percent(f.wall_share));
+  } else if (f.trigger) {
+    const Finding::Trigger& t = *f.trigger;
+    out += fmt::format("    {:<11}{} (80 % of the stalls in {}–{})\n", "Stall", duration(f.interval_ms),
+                       duration(f.interval_lo_ms), duration(f.interval_hi_ms));
+    out += fmt::format(
+        "    {:<11}{}: {} of {} occurrence{} with stalls around {} (ONE-OFF; {} matching line{}, those "
+        "within a second of each other counted once)\n",
+        "Trigger", t.meaning.empty() ? "lines matching " + t.pattern : t.meaning, count(t.aligned),
+        count(t.occurrences), t.occurrences == 1 ? "" : "s", t.aligned == 1 ? "it" : "them", count(t.lines),
+        t.lines == 1 ? "" : "s");
+    out += fmt::format("    {:<11}{} stalled stream{} around those lines (other requests, workers or inputs)\n", "Seen",
+                       count(f.requests), f.requests == 1 ? "" : "s");
   } else if (f.values == "durations") {
     out += fmt::format("    {:<11}{} (80 % of the durations in {}–{})\n", "Duration", duration(f.interval_ms),
                        duration(f.interval_lo_ms), duration(f.interval_hi_ms));
@@ -84,7 +96,11 @@ void print_finding(std::string& out, const Finding& f) {
   if (f.log10_p_per_request < 0)
     strength += p_value(f.log10_p_per_request) +
                 fmt::format(" in the requests' own tests ({} of {})", count(f.requests_detected), count(f.requests));
-  if (f.log10_p_pooled < 0 && f.periodic)
+  if (f.log10_p_pooled < 0 && f.trigger)
+    strength += p_value(f.log10_p_pooled) +
+                fmt::format(" that other streams stall around these lines more than at {} moments spread over the log",
+                            count(f.trigger->null_draws));
+  else if (f.log10_p_pooled < 0 && f.periodic)
     strength += p_value(f.log10_p_pooled) + " that the stall ends keep this clock (blocked Hotelling test)";
   else if (f.log10_p_pooled < 0)
     strength += (strength.empty() ? "" : "; ") + p_value(f.log10_p_pooled) + " pooled over all requests";
@@ -106,6 +122,21 @@ void print_finding(std::string& out, const Finding& f) {
   if (first && !f.evidence.empty())
     out += fmt::format("    {:<11}none of the catalog's evidence patterns matched the lines around the gaps\n",
                        "Evidence");
+  if (f.trigger && !f.trigger->examples.empty()) {
+    const Finding::Trigger::Occurrence& o = f.trigger->examples.front();
+    out += fmt::format("    Typical trigger ({} of {} other streams stalled around it; {}):\n", count(o.stalled),
+                       count(o.active), p_value(o.log10_p));
+    out += fmt::format("      {}  {}\n", o.line.where, o.line.text);
+    for (std::size_t i = 0; i < o.stalls.size() && i < 3; ++i) {
+      const Finding::Trigger::Stalled& stall = o.stalls[i];
+      const double end_ms = stall.start_ms + stall.gap_ms;
+      out += fmt::format("        ↳ {} had no line for {}: from {} {} the trigger to {} {} it ({})\n",
+                         stall.request.empty() ? std::string("the input") : "request " + stall.request,
+                         duration(stall.gap_ms), duration(std::abs(stall.start_ms)),
+                         stall.start_ms < 0 ? "before" : "after", duration(std::abs(end_ms)),
+                         end_ms < 0 ? "before" : "after", stall.where);
+    }
+  }
   for (std::size_t i = 0; i < f.examples.size() && i < 1; ++i) {
     const GapExample& example = f.examples[i];
     if (f.values == "durations") {
@@ -158,7 +189,10 @@ std::string render_text(const Report& report) {
                        "requests", "wall", "confidence", "cause");
     for (const Finding& f : report.findings) {
       if (f.likely) continue;
-      const std::string kind = f.periodic ? "period" : f.values == "durations" ? "durations" : "gaps";
+      const std::string kind = f.periodic                ? "period"
+                               : f.trigger               ? "stalls"
+                               : f.values == "durations" ? "durations"
+                                                         : "gaps";
       out +=
           fmt::format("  {:>4}  {:>12}  {:<9}  {:>9}  {:>8}  {:>6}  {:>10.2f}  {}\n", f.rank, duration(f.interval_ms),
                       kind, count(f.gaps), count(f.requests), percent(f.wall_share), f.confidence, f.cause);

@@ -104,6 +104,35 @@ TEST_CASE("Broken catalog files give file:line errors", "[catalog][loader]") {
     REQUIRE(d.size() == 1);
     CHECK(to_string(d[0]) == "patterns/demo.toml:4: error: unknown shape 'PEROP' (did you mean 'PER-OP'?)");
   }
+  SECTION("trigger lines need the ONE-OFF shape, and a valid pattern") {
+    const std::string with_trigger =
+        replace(k_valid, "[[evidence]]",
+                "[[trigger]]\npattern = 'Background saving started'\nmeaning = \"a fork\"\n\n[[evidence]]");
+    const auto d = errors_of(with_trigger);
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].message == "a cause with [[trigger]] lines needs the shape ONE-OFF");
+    std::vector<Diagnostic> diagnostics;
+    const auto ok =
+        parse_cause(replace(with_trigger, "[\"PER-OP\"]", "[\"ONE-OFF\"]"), "patterns/demo.toml", diagnostics);
+    REQUIRE(ok);
+    CHECK(diagnostics.empty());
+    REQUIRE(ok->triggers.size() == 1);
+    CHECK(ok->triggers[0].meaning == "a fork");
+    const auto bad = errors_of(
+        replace(replace(with_trigger, "[\"PER-OP\"]", "[\"ONE-OFF\"]"), "'Background saving started'", "'(unclosed'"));
+    REQUIRE(bad.size() == 1);
+    CHECK(bad[0].where == "patterns/demo.toml:19");
+    CHECK(bad[0].message.find("invalid regular expression") == 0);
+  }
+  SECTION("a cause needs a delay or a trigger") {
+    std::string text = k_valid;
+    const auto start = text.find("[[delay]]");
+    const auto end = text.find("[[evidence]]");
+    text.erase(start, end - start);
+    const auto d = errors_of(text);
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].message == "a cause needs at least one [[delay]] or [[trigger]]");
+  }
   SECTION("examples must include a match and a no-match") {
     const auto d = errors_of(replace(k_valid, "expect = \"no-match\"", "expect = \"match\""));
     REQUIRE(d.size() == 1);

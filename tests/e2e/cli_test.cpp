@@ -27,6 +27,10 @@ TEST_CASE("Usage errors exit 2 with a message", "[e2e][cli]") {
   const auto unknown = run_command(gapscan_command("--frobnicate"), true);
   CHECK(unknown.exit_code == 2);
   CHECK(unknown.out.find("gapscan: error: unrecognised option '--frobnicate'") == 0);
+  const auto trigger = run_command(gapscan_command("--trigger '(unclosed' x.log"), true);
+  CHECK(trigger.exit_code == 2);
+  CHECK(trigger.out.find("--trigger") != std::string::npos);
+  CHECK(trigger.out.find("invalid regular expression") != std::string::npos);
 }
 
 TEST_CASE("A missing input is named, the others are still read, exit 1", "[e2e][cli]") {

@@ -34,6 +34,13 @@ struct EvidencePattern {
   std::string meaning;
 };
 
+/// A line that starts the stall (a fork, a GC pause): gaps of other streams around its time
+/// are tested against the rest of the log (detect/triggers.hpp).
+struct TriggerPattern {
+  std::string pattern;  ///< RE2
+  std::string meaning;
+};
+
 struct Example {
   bool expect_match = true;
   std::string description;
@@ -49,6 +56,7 @@ struct Cause {
   double evidence_weight = 0.5;     ///< how much naming this cause depends on the evidence
   std::vector<DelayWindow> delays;
   std::vector<EvidencePattern> evidence;
+  std::vector<TriggerPattern> triggers;
   std::vector<std::string> confirm;
   std::vector<std::string> fix;
   std::vector<std::string> references;

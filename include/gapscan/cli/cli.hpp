@@ -38,6 +38,7 @@ struct ScanConfig {
   std::shared_ptr<const parse::Zone> zone;  ///< --tz: zone of stamps that do not say (null: UTC)
   unsigned jobs = 2;                        ///< 1: one thread; 2 or more: analysis on a second thread
   bool derived_streams = false;  ///< also analyse each message template's and each input's stream (--derived-streams)
+  std::vector<std::string> triggers;  ///< --trigger: RE2 patterns of lines that may start a stall
 };
 
 /// Runs the whole pipeline. `exit_code` receives 0 or k_exit_input_error; a catalog that

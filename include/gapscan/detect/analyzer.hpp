@@ -25,6 +25,8 @@ struct AnalyzerOptions {
   std::size_t quantisation_gaps = 4096;  ///< gaps sampled (by line hash) for the pooled lattice test
   double stall_min_ns = 5e6;             ///< a gap this long or longer is a stall (its end is tested for a clock)
   std::size_t stall_sample = 16384;      ///< stall ends sampled (by line hash) for the periodicity test
+  std::vector<TriggerSpec> triggers;     ///< lines that may start a stall (catalog and --trigger)
+  TriggerOptions trigger_options;
 };
 
 class Analyzer {
@@ -52,6 +54,7 @@ class Analyzer {
   /// The per-stream tests (modes, runs); a primary stream's modes also join the clusters.
   void scan_stream(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary);
   std::vector<Finding> periodic_findings();
+  std::vector<Finding> trigger_findings();
 
   AnalyzerOptions m_options;
   stats::GapPool m_pool;
@@ -76,6 +79,7 @@ class Analyzer {
   std::vector<std::pair<std::uint64_t, double>> m_lattice_sample;  // (line hash, raw gap)
   std::uint64_t m_lattice_threshold = UINT64_MAX;                  // hashes at or above it are not kept
   std::vector<std::unique_ptr<Cluster>> m_clusters;
+  TriggerAligner m_triggers;
   DetectionSummary m_summary;
 };
 

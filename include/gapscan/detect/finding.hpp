@@ -3,6 +3,7 @@
 // the report need. Plain data.
 
 #include <gapscan/detect/quantisation.hpp>
+#include <gapscan/detect/triggers.hpp>
 #include <gapscan/stats/gap_pool.hpp>
 
 #include <cstdint>
@@ -43,6 +44,18 @@ struct PeriodicDetail {
   bool from_catalog = false;
 };
 
+/// For a finding of stalls around trigger lines: the pattern and its occurrences.
+struct TriggerDetail {
+  std::string cause;  ///< the catalog cause the pattern belongs to; empty for --trigger
+  std::string pattern;
+  std::string meaning;
+  std::size_t lines = 0;        ///< lines matching the pattern
+  std::size_t occurrences = 0;  ///< after merging lines within a second of each other
+  std::size_t aligned = 0;      ///< occurrences with stalls around them (p <= 0.05 each)
+  std::size_t null_draws = 0;
+  std::vector<TriggerOccurrence> examples;
+};
+
 std::string_view to_string(Shape shape);
 
 struct Finding {
@@ -61,6 +74,7 @@ struct Finding {
   std::uint64_t duration_values = 0;       ///< for durations: the values of the group tested
   std::uint64_t logged_durations = 0;      ///< for gaps: logged durations in the same interval
   std::optional<PeriodicDetail> periodic;  ///< set for Shape::periodic
+  std::optional<TriggerDetail> trigger;    ///< set for stalls around trigger lines (Shape::one_off)
 
   double log10_p = 0;                   ///< significance used for ranking: min of the two below
   double log10_p_per_request = 0;       ///< best per-request p, Bonferroni-corrected over requests (0 if none)

@@ -9,14 +9,19 @@
 //   C = total weight in [z_i, z_i + 2w],   w = max(ln(1 + h), resolution / gap)
 //   lambda = 2w * sum_{points outside the window} phi_b(c - z_j)          (leave-window-out KDE)
 //   p_local = P(Poisson(lambda) >= C),     lambda floored at 1e-6
-// with the Gaussian kernel bandwidth b = max(0.3, 1.06 sd(z) n^(-1/5)) (self background) or
+// with the Gaussian kernel bandwidth b = max(min(0.3, 0.35 sd(z)), 1.06 sd(z) n^(-1/5)) (self
+// background: wide so that a spike does not raise its own background, never much wider than
+// a narrow distribution, whose own peak would then look like a mode) or
 // a fixed b. The best window's p is corrected for the windows tested: first by Bonferroni
 // over J = sum over scales of the number of half-overlapping windows covering the data;
 // where that is not enough, by the discrete union bound
 //   p_glob = sum_j P(Poisson(lambda_j) >= k*_j),  k*_j = min{k : P(Poisson(lambda_j) >= k) <= p_local}
 // over the same grid (Tarone: windows that cannot reach p_local cost almost nothing).
 // While p_glob <= alpha, the mode is accepted, its points removed, and the scan repeated
-// (at most max_modes times).
+// (at most max_modes times). The points of a mode accepted at the broadest scale stay in the
+// background of the later scans (they are only taken out of the counts): a broad mode is often
+// the bulk of a narrow distribution against the wide kernel, and the points left between the
+// holes its removal leaves would otherwise look like narrow modes.
 
 #include <array>
 #include <cstdint>

@@ -91,6 +91,33 @@ struct Finding {
   };
   std::optional<Periodic> periodic;
 
+  /// For stalls around trigger lines (shape ONE-OFF): the pattern and its occurrences.
+  struct Trigger {
+    std::string pattern;
+    std::string meaning;
+    std::uint64_t lines = 0;
+    std::uint64_t occurrences = 0;
+    std::uint64_t aligned = 0;
+    std::uint64_t null_draws = 0;
+    struct Stalled {
+      std::string request;  ///< request id, or empty for a whole-input stream
+      std::string where;    ///< "file:line" of the line after the stall
+      double gap_ms = 0;
+      double start_ms = 0;  ///< when the stall began, relative to the trigger line (negative: before)
+      double tail = 1;      ///< share of its stream's gap time in gaps at least as long
+    };
+    struct Occurrence {
+      LineRef line;
+      std::string stream;
+      double log10_p = 0;
+      std::uint64_t active = 0;   ///< other streams with lines before and after it
+      std::uint64_t stalled = 0;  ///< of which stalled around it
+      std::vector<Stalled> stalls;
+    };
+    std::vector<Occurrence> examples;  ///< the most significant aligned occurrences
+  };
+  std::optional<Trigger> trigger;
+
   std::optional<double> satellite_ms;
   std::uint64_t satellite_gaps = 0;
 

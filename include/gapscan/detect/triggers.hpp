@@ -1,0 +1,171 @@
+#pragma once
+// One-off stalls aligned with trigger lines (detection item 6): a fork ("Background saving
+// started by pid"), a GC pause, a checkpoint: the lines of other streams (other requests, other
+// workers, a client's log read beside the server's) stop around the moment the trigger line is
+// written.
+//
+// Per stream window, as it closes (windows with fewer than min_gaps gaps take no part: what is
+// usual for them cannot be told):
+//   * each gap g is measured against the window's median gap m: r = g / m (a stream that logs
+//     every 2 ms and one that logs every 5 s are alike when they go quiet for 15 times their
+//     usual);
+//   * its span [first, last line] is kept, and its stalls: its longest gaps (at most
+//     stalls_per_window) of at least stall_min_ns and min_ratio·m;
+//   * the gap time per ratio bin (~3 % bins) is added to the reference;
+//   * lines matching a trigger pattern are kept (first line of each window excepted: it is the
+//     previous window's last line).
+// At the end, for each pattern, the streams that hold its lines are set aside (their windows
+// with such lines), and a stall of another stream scores −ln u(r), with u(r) the share of the
+// remaining streams' gap time spent in gaps at least r times their median: a moment chosen
+// without regard to the streams falls into such a gap with probability u. Stalls with
+// u > max_tail score 0.
+// Each occurrence t
+// (occurrences within merge_ns of the previous one are one) is scored by A(t), the mean over
+// the other streams active at t of the score of their stall overlapping
+// [t − tolerance_ns, t + after_ns] (0 when none does; both 10 ms by default, for stamps cut to
+// the millisecond and clocks of different hosts). The same statistic at null_draws moments spread
+// evenly over the whole span gives its distribution when stalls do not care about the
+// triggers, so that streams that stall together for other reasons are accounted for:
+// p_t = (1 + #{A ≥ A(t)}) / (1 + draws). A moment falls into a stall shared by all streams
+// with probability equal to the share of time those stalls take, so one occurrence is
+// rarely conclusive; the occurrences are combined two ways, and the smaller p-value doubled:
+// Fisher (−2 Σ ln p_t ~ χ² with 2k degrees of freedom: a few very clear occurrences), and the
+// binomial tail P(Bin(k, 0.05) ≥ #{p_t ≤ 0.05}) (many moderately clear ones). The result is
+// multiplied by the number of patterns that occurred.
+//
+// Memory is bounded: spans and stalls are kept for at most max_windows windows and
+// max_stalls stalls; beyond, a deterministic subset of streams (by the hash of their key)
+// is kept, halved as often as needed.
+
+#include <gapscan/core/location.hpp>
+#include <gapscan/core/regex.hpp>
+#include <gapscan/core/time.hpp>
+#include <gapscan/stats/gap_series.hpp>
+#include <gapscan/stats/log_histogram.hpp>
+#include <gapscan/stream/stream_table.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace gapscan::detect {
+
+/// A trigger line pattern: from a catalog cause (cause = its id) or from --trigger (cause empty).
+struct TriggerSpec {
+  std::string cause;
+  std::string pattern;  ///< RE2
+  std::string meaning;  ///< what the line says happened
+};
+
+struct TriggerOptions {
+  double alpha = 0.01;
+  double stall_min_ns = 1e6;  ///< shorter gaps are never stalls
+  double max_tail = 0.5;      ///< gaps with a larger length-biased tail score 0
+  double min_ratio = 2;       ///< shorter gaps than this times the window's median are not stalls
+  std::size_t min_gaps = 4;   ///< windows with fewer gaps take no part
+  std::size_t stalls_per_window = 16;
+  double after_ns = 10e6;      ///< a stall may begin this long after the trigger line's time
+  double tolerance_ns = 10e6;  ///< or end this long before it (clock skew between inputs, ms stamps)
+  double merge_ns = 1e9;   ///< occurrences closer than this to the previous one are one
+  std::size_t null_draws = 20000;
+  std::size_t max_occurrences = 4096;  ///< per pattern
+  std::size_t max_windows = std::size_t{1} << 18;
+  std::size_t max_stalls = std::size_t{1} << 18;
+  std::size_t examples = 6;
+};
+
+/// A stall next to a trigger occurrence.
+struct AlignedStall {
+  std::uint64_t stream_id = 0;
+  std::string stream;  ///< request id (cut), empty for a whole-input stream
+  LineLocation end;    ///< the line after the stall
+  TimeNs start = 0;
+  DurationNs gap = 0;
+  double tail = 1;  ///< the stall's length-biased tail u among all gaps
+};
+
+struct TriggerOccurrence {
+  TimeNs time = 0;
+  LineLocation location;
+  std::string text;
+  std::string stream;
+  double score = 0;     ///< A(t)
+  double log10_p = 0;   ///< against the null draws
+  std::size_t active = 0;  ///< other streams active at t
+  std::vector<AlignedStall> stalls;  ///< the covering stalls, longest first (at most `examples`)
+  std::size_t stalled = 0;           ///< active streams with a covering stall
+};
+
+/// A pattern whose occurrences line up with stalls.
+struct TriggerFinding {
+  std::size_t spec = 0;  ///< index into the specs
+  std::size_t occurrences = 0;
+  std::size_t lines = 0;    ///< matching lines before merging nearby ones
+  std::size_t aligned = 0;  ///< occurrences with p_t <= 0.05
+  std::size_t streams_stalled = 0;  ///< distinct streams with a stall around an aligned occurrence
+  std::vector<double> stall_ns;     ///< the longest covering stall of each aligned occurrence's streams
+  double log10_p = 0;               ///< Fisher over occurrences, times the patterns tested
+  std::size_t null_draws = 0;
+  std::vector<TriggerOccurrence> examples;  ///< aligned occurrences, most significant first
+};
+
+class TriggerAligner {
+ public:
+  TriggerAligner(std::vector<TriggerSpec> specs, TriggerOptions options);
+  ~TriggerAligner();
+  TriggerAligner(TriggerAligner&&) noexcept;
+  TriggerAligner& operator=(TriggerAligner&&) noexcept;
+
+  bool empty() const { return m_specs.empty(); }
+  const std::vector<TriggerSpec>& specs() const { return m_specs; }
+
+  /// Keeps the window's span, stalls and trigger lines.
+  void add(const stream::StreamWindow& window, const stats::GapSeries& series);
+
+  /// Tests every pattern that occurred; returns those significant at alpha, best first.
+  std::vector<TriggerFinding> finish();
+
+ private:
+  struct Span {
+    TimeNs first, last;
+    std::uint64_t stream_hash;
+    std::uint64_t stream_id;
+  };
+  struct Stall {
+    TimeNs start, end;
+    std::uint64_t stream_hash;
+    std::uint64_t stream_id;
+    float score;  // set by finish(), per pattern
+    float tail;
+    std::uint32_t ratio_bin;  // of gap / the window's median gap
+    LineLocation end_line;
+  };
+  struct Trigger {
+    TimeNs time;
+    LineLocation location;
+    std::uint64_t stream_id;
+    std::size_t spec;
+    std::string text;
+    std::string stream;
+  };
+  void prune();
+
+  std::vector<TriggerSpec> m_specs;
+  std::vector<Regex> m_regexes;
+  std::unique_ptr<Regex> m_any;  ///< the alternation of all patterns, tried first
+  TriggerOptions m_options;
+  std::vector<Span> m_spans;
+  std::vector<Stall> m_stalls;
+  std::vector<Trigger> m_triggers;
+  std::vector<std::size_t> m_lines;  ///< matching lines per spec (also those not kept)
+  static constexpr unsigned k_reference_bits = 5;
+  static constexpr double k_ratio_unit = 1e6;  ///< ratios are binned as integers in millionths
+  std::vector<double> m_reference;  ///< gap time per ratio bin, all windows
+  std::unordered_map<std::uint64_t, std::vector<double>> m_trigger_windows;  ///< stream id -> its windows with trigger lines
+  std::uint64_t m_hash_limit = UINT64_MAX;  ///< streams whose key hash is at or above it are not kept
+  std::unordered_map<std::uint64_t, std::string> m_names;  ///< stream id -> key (cut), for streams with stalls
+};
+
+}  // namespace gapscan::detect

@@ -1,0 +1,376 @@
+// One-off stalls aligned with trigger lines; the method is described in triggers.hpp.
+
+#include <gapscan/detect/probability.hpp>
+#include <gapscan/detect/triggers.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <string_view>
+
+namespace gapscan::detect {
+namespace {
+
+constexpr std::size_t k_max_text = 320;
+constexpr std::size_t k_max_name = 64;
+
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+std::uint64_t stream_hash(const stream::StreamWindow& window) {
+  if (window.key.empty()) return mix(0x51ed270b27b1f3a5ULL + window.input);
+  return mix(std::hash<std::string_view>{}(window.key));
+}
+
+/// ln P(χ² with 2k degrees of freedom > x) = ln(e^(−x/2) Σ_{j<k} (x/2)^j / j!).
+double log_chi2_even_upper(double x, std::size_t k) {
+  const double y = x / 2;
+  if (y <= 0) return 0;
+  double log_term = 0;  // ln(y^j / j!)
+  double log_sum = 0;   // ln Σ, starting with j = 0
+  for (std::size_t j = 1; j < k; ++j) {
+    log_term += std::log(y) - std::log(static_cast<double>(j));
+    const double hi = std::max(log_sum, log_term);
+    log_sum = hi + std::log(std::exp(log_sum - hi) + std::exp(log_term - hi));
+  }
+  return std::min(0.0, -y + log_sum);
+}
+
+/// ln P(Bin(n, q) >= k).
+double log_binomial_tail(std::size_t n, std::size_t k, double q) {
+  if (k == 0) return 0;
+  if (k > n) return -std::numeric_limits<double>::infinity();
+  double log_sum = -std::numeric_limits<double>::infinity();
+  for (std::size_t j = k; j <= n; ++j) {
+    const double term = std::lgamma(static_cast<double>(n) + 1) - std::lgamma(static_cast<double>(j) + 1) -
+                        std::lgamma(static_cast<double>(n - j) + 1) + static_cast<double>(j) * std::log(q) +
+                        static_cast<double>(n - j) * std::log1p(-q);
+    const double hi = std::max(log_sum, term);
+    log_sum = hi + std::log(std::exp(log_sum - hi) + std::exp(term - hi));
+  }
+  return std::min(0.0, log_sum);
+}
+
+}  // namespace
+
+TriggerAligner::TriggerAligner(std::vector<TriggerSpec> specs, TriggerOptions options)
+    : m_options(options) {
+  std::string any;
+  for (TriggerSpec& spec : specs) {
+    auto regex = Regex::compile(spec.pattern, "trigger " + spec.pattern);
+    if (!regex) continue;  // patterns are checked where they are loaded
+    if (!any.empty()) any += '|';
+    any += "(?:" + spec.pattern + ")";
+    m_regexes.push_back(std::move(*regex));
+    m_specs.push_back(std::move(spec));
+  }
+  if (!m_specs.empty()) {
+    auto regex = Regex::compile(any, "triggers");
+    if (regex) m_any = std::make_unique<Regex>(std::move(*regex));
+  }
+  m_lines.assign(m_specs.size(), 0);
+}
+
+TriggerAligner::~TriggerAligner() = default;
+TriggerAligner::TriggerAligner(TriggerAligner&&) noexcept = default;
+TriggerAligner& TriggerAligner::operator=(TriggerAligner&&) noexcept = default;
+
+void TriggerAligner::add(const stream::StreamWindow& window, const stats::GapSeries& series) {
+  if (m_specs.empty() || window.entries.empty()) return;
+
+  // Trigger lines (kept whatever the stream's hash: they are few).
+  const std::size_t triggers_before = m_triggers.size();
+  const std::size_t first = window.window_index > 0 ? 1 : 0;
+  for (std::size_t i = first; i < window.entries.size(); ++i) {
+    const stream::Entry& entry = window.entries[i];
+    const std::string_view text = window.line_text(entry);
+    if (m_any && !m_any->search(text)) continue;
+    for (std::size_t s = 0; s < m_specs.size(); ++s) {
+      if (!m_regexes[s].search(text)) continue;
+      if (m_lines[s]++ >= m_options.max_occurrences) continue;
+      m_triggers.push_back({entry.time, entry.location, window.stream_id, s,
+                            std::string(text.substr(0, k_max_text)),
+                            std::string(window.key.substr(0, k_max_name))});
+    }
+  }
+
+  // Gaps are measured against the stream's own median gap: r = g / median. A window with too
+  // few gaps to tell what is usual for it takes no part.
+  if (series.gaps.size() < m_options.min_gaps) return;
+  std::vector<DurationNs> sorted;
+  sorted.reserve(series.gaps.size());
+  for (const stats::Gap& gap : series.gaps) sorted.push_back(gap.raw);
+  const auto middle = sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2);
+  std::nth_element(sorted.begin(), middle, sorted.end());
+  const double median = std::max(1.0, static_cast<double>(*middle));
+  const auto ratio_bin = [&](DurationNs gap) {
+    const double ratio = std::min(1e12, static_cast<double>(gap) / median * k_ratio_unit);
+    return std::min(m_reference.size() - 1,
+                    stats::LogHistogram::index_of(static_cast<std::uint64_t>(ratio), k_reference_bits));
+  };
+
+  // The reference: gap time per ratio bin; windows with trigger lines are also kept apart.
+  if (m_reference.empty()) m_reference.assign(stats::LogHistogram(k_reference_bits).size(), 0);
+  std::vector<double>* own = nullptr;
+  if (m_triggers.size() > triggers_before) {
+    own = &m_trigger_windows[window.stream_id];
+    if (own->empty()) own->assign(m_reference.size(), 0);
+  }
+  for (const stats::Gap& gap : series.gaps) {
+    const std::size_t bin = ratio_bin(gap.raw);
+    m_reference[bin] += static_cast<double>(gap.raw);
+    if (own != nullptr) (*own)[bin] += static_cast<double>(gap.raw);
+  }
+
+  const std::uint64_t hash = stream_hash(window);
+  if (hash >= m_hash_limit) return;
+  const TimeNs first_time = window.entries[series.order.front()].time;
+  const TimeNs last_time = window.entries[series.order.back()].time;
+  m_spans.push_back({first_time, last_time, hash, window.stream_id});
+
+  // Stalls: the longest gaps, at least stall_min_ns and min_ratio times the median; they are
+  // scored at the end.
+  std::vector<std::uint32_t> by_length;
+  for (std::uint32_t i = 0; i < series.gaps.size(); ++i) {
+    const auto gap = static_cast<double>(series.gaps[i].raw);
+    if (gap >= m_options.stall_min_ns && gap >= m_options.min_ratio * median) by_length.push_back(i);
+  }
+  const std::size_t keep = std::min(by_length.size(), m_options.stalls_per_window);
+  std::partial_sort(by_length.begin(), by_length.begin() + static_cast<std::ptrdiff_t>(keep), by_length.end(),
+                    [&](std::uint32_t a, std::uint32_t b) { return series.gaps[a].raw > series.gaps[b].raw; });
+  for (std::size_t k = 0; k < keep; ++k) {
+    const stats::Gap& gap = series.gaps[by_length[k]];
+    const stream::Entry& after = window.entries[series.order[gap.after]];
+    m_stalls.push_back({after.time - gap.raw, after.time, hash, window.stream_id, 0.0F, 1.0F,
+                        static_cast<std::uint32_t>(ratio_bin(gap.raw)), after.location});
+  }
+  if (keep > 0 && !window.key.empty())
+    m_names.emplace(window.stream_id, std::string(window.key.substr(0, k_max_name)));
+  if (m_spans.size() > m_options.max_windows || m_stalls.size() > m_options.max_stalls) prune();
+}
+
+void TriggerAligner::prune() {
+  // Halve the streams kept until both lists fit: the same streams lose their spans and stalls.
+  while (m_spans.size() > m_options.max_windows || m_stalls.size() > m_options.max_stalls) {
+    m_hash_limit = m_hash_limit / 2;
+    const std::uint64_t limit = m_hash_limit;
+    std::erase_if(m_spans, [limit](const Span& span) { return span.stream_hash >= limit; });
+    std::erase_if(m_stalls, [limit](const Stall& stall) { return stall.stream_hash >= limit; });
+    if (limit == 0) break;
+  }
+}
+
+std::vector<TriggerFinding> TriggerAligner::finish() {
+  std::vector<TriggerFinding> out;
+  if (m_specs.empty() || m_triggers.empty() || m_spans.empty()) return out;
+
+  const auto tolerance = static_cast<TimeNs>(m_options.tolerance_ns);
+  const auto after = static_cast<TimeNs>(m_options.after_ns);
+  TimeNs span_first = m_spans.front().first, span_last = m_spans.front().last;
+  for (const Span& span : m_spans) {
+    span_first = std::min(span_first, span.first);
+    span_last = std::max(span_last, span.last);
+  }
+
+  std::vector<const Stall*> by_start;
+  by_start.reserve(m_stalls.size());
+  for (const Stall& stall : m_stalls) by_start.push_back(&stall);
+  std::sort(by_start.begin(), by_start.end(), [](const Stall* a, const Stall* b) { return a->start < b->start; });
+  DurationNs longest = 0;
+  for (const Stall& stall : m_stalls) longest = std::max(longest, stall.end - stall.start);
+
+  std::stable_sort(m_triggers.begin(), m_triggers.end(), [](const Trigger& a, const Trigger& b) {
+    return a.spec != b.spec ? a.spec < b.spec : a.time < b.time;
+  });
+  std::size_t patterns_tested = 0;
+  for (std::size_t s = 0; s < m_specs.size(); ++s) patterns_tested += m_lines[s] > 0 ? 1 : 0;
+  const double log10_correction = std::log10(static_cast<double>(std::max<std::size_t>(1, patterns_tested)));
+  constexpr double k_clear = 0.05;  // an occurrence with p_t at or below this is aligned
+
+  std::size_t begin = 0;
+  while (begin < m_triggers.size()) {
+    const std::size_t spec = m_triggers[begin].spec;
+    std::size_t end = begin;
+    while (end < m_triggers.size() && m_triggers[end].spec == spec) ++end;
+    // The streams that write this pattern's lines take no part in its test.
+    std::vector<std::uint64_t> own;
+    for (std::size_t i = begin; i < end; ++i) own.push_back(m_triggers[i].stream_id);
+    std::sort(own.begin(), own.end());
+    own.erase(std::unique(own.begin(), own.end()), own.end());
+    const auto is_own = [&](std::uint64_t id) { return std::binary_search(own.begin(), own.end(), id); };
+
+    // Scores against the gap time of the other streams, by ratio to their stream's median.
+    std::vector<double> reference = m_reference;
+    for (std::uint64_t id : own) {
+      const auto windows = m_trigger_windows.find(id);
+      if (windows == m_trigger_windows.end()) continue;
+      for (std::size_t b = 0; b < reference.size(); ++b) reference[b] = std::max(0.0, reference[b] - windows->second[b]);
+    }
+    std::vector<double> time_at_least(reference.size() + 1, 0);
+    for (std::size_t b = reference.size(); b-- > 0;) time_at_least[b] = time_at_least[b + 1] + reference[b];
+    const double total = time_at_least[0];
+    for (Stall& stall : m_stalls) {
+      const std::size_t bin = stall.ratio_bin;
+      const double tail = total > 0 ? std::clamp(time_at_least[bin] / total, 1e-12, 1.0) : 1.0;
+      stall.tail = static_cast<float>(tail);
+      stall.score = tail <= m_options.max_tail && !is_own(stall.stream_id) ? static_cast<float>(-std::log(tail)) : 0.0F;
+    }
+
+    // Events for the sweep over the null moments: a stall [s, e] counts for a moment t when it
+    // overlaps [t - tolerance, t + after], i.e. for t in [s - after, e + tolerance].
+    struct Event {
+      TimeNs time;
+      int kind;  // 0: window opens, 1: stall opens, 2: moment, 3: stall closes, 4: window closes
+      double value;
+      std::uint64_t stream_id;
+    };
+    std::vector<Event> events;
+    events.reserve(2 * (m_spans.size() + m_stalls.size()) + m_options.null_draws);
+    for (const Span& span : m_spans) {
+      events.push_back({span.first, 0, 1, span.stream_id});
+      events.push_back({span.last, 4, 1, span.stream_id});
+    }
+    for (const Stall& stall : m_stalls) {
+      if (stall.score <= 0) continue;
+      events.push_back({stall.start - after, 1, stall.score, stall.stream_id});
+      events.push_back({stall.end + tolerance, 3, stall.score, stall.stream_id});
+    }
+    const double width = static_cast<double>(span_last - span_first);
+    for (std::size_t j = 0; j < m_options.null_draws; ++j) {
+      const double where = (static_cast<double>(j) + 0.5) / static_cast<double>(m_options.null_draws);
+      events.push_back({span_first + static_cast<TimeNs>(where * width), 2, 0, 0});
+    }
+    std::sort(events.begin(), events.end(),
+              [](const Event& a, const Event& b) { return a.time != b.time ? a.time < b.time : a.kind < b.kind; });
+
+
+    std::vector<double> null_scores;
+    null_scores.reserve(m_options.null_draws);
+    double active = 0, stalled = 0;
+    for (const Event& event : events) {
+      if (event.kind != 2 && is_own(event.stream_id)) continue;
+      switch (event.kind) {
+        case 0:
+          active += 1;
+          break;
+        case 1:
+          stalled += event.value;
+          break;
+        case 2:
+          if (active >= 0.5) null_scores.push_back(std::max(0.0, stalled) / active);
+          break;
+        case 3:
+          stalled -= event.value;
+          break;
+        default:
+          active -= 1;
+          break;
+      }
+    }
+    std::sort(null_scores.begin(), null_scores.end());
+    if (null_scores.empty()) {
+      begin = end;
+      continue;
+    }
+    const double draws = static_cast<double>(null_scores.size());
+
+    TriggerFinding finding;
+    finding.spec = spec;
+    finding.lines = m_lines[spec];
+    finding.null_draws = null_scores.size();
+    double fisher = 0;
+    std::size_t clear = 0;
+    std::vector<TriggerOccurrence> occurrences;
+    TimeNs previous = 0;
+    for (std::size_t i = begin; i < end; ++i) {
+      const Trigger& trigger = m_triggers[i];
+      if (i > begin && static_cast<double>(trigger.time - previous) < m_options.merge_ns) continue;
+      previous = trigger.time;
+      TriggerOccurrence occurrence;
+      occurrence.time = trigger.time;
+      occurrence.location = trigger.location;
+      occurrence.text = trigger.text;
+      occurrence.stream = trigger.stream;
+      std::size_t active_streams = 0;
+      for (const Span& span : m_spans) {
+        if (!is_own(span.stream_id) && span.first <= trigger.time && span.last >= trigger.time) ++active_streams;
+      }
+      occurrence.active = active_streams;
+      // Stalls overlapping [t - tolerance, t + after], one per stream (the best scoring).
+      std::map<std::uint64_t, const Stall*> covering;
+      const TimeNs lo = trigger.time - tolerance, hi = trigger.time + after;
+      auto it = std::upper_bound(by_start.begin(), by_start.end(), hi,
+                                 [](TimeNs t, const Stall* stall) { return t < stall->start; });
+      while (it != by_start.begin()) {
+        --it;
+        const Stall* stall = *it;
+        if (stall->start < lo - longest) break;
+        if (stall->end < lo || stall->score <= 0) continue;
+        const Stall*& best = covering[stall->stream_id];
+        if (best == nullptr || stall->score > best->score) best = stall;
+      }
+      double sum = 0;
+      for (const auto& [id, stall] : covering) {
+        sum += stall->score;
+        AlignedStall aligned;
+        aligned.stream_id = id;
+        const auto name = m_names.find(id);
+        if (name != m_names.end()) aligned.stream = name->second;
+        aligned.end = stall->end_line;
+        aligned.start = stall->start;
+        aligned.gap = stall->end - stall->start;
+        aligned.tail = stall->tail;
+        occurrence.stalls.push_back(std::move(aligned));
+      }
+      occurrence.stalled = covering.size();
+      occurrence.score = active_streams > 0 ? sum / static_cast<double>(active_streams) : 0;
+      const auto at_least = static_cast<double>(
+          null_scores.end() - std::lower_bound(null_scores.begin(), null_scores.end(), occurrence.score - 1e-12));
+      const double p = occurrence.score > 0 ? std::min(1.0, (1 + at_least) / (1 + draws)) : 1.0;
+      occurrence.log10_p = std::log10(p);
+      fisher += -2 * std::log(p);
+      if (p <= k_clear) ++clear;
+      std::sort(occurrence.stalls.begin(), occurrence.stalls.end(),
+                [](const AlignedStall& a, const AlignedStall& b) { return a.gap > b.gap; });
+      occurrences.push_back(std::move(occurrence));
+    }
+    finding.occurrences = occurrences.size();
+    const double log_fisher = log_chi2_even_upper(fisher, occurrences.size());
+    const double log_binomial = log_binomial_tail(occurrences.size(), clear, k_clear);
+    finding.log10_p = std::min(0.0, to_log10(std::min(log_fisher, log_binomial)) + std::log10(2.0) + log10_correction);
+    std::vector<std::uint64_t> stalled_streams;
+    for (TriggerOccurrence& occurrence : occurrences) {
+      if (occurrence.log10_p > std::log10(k_clear)) continue;
+      ++finding.aligned;
+      for (const AlignedStall& stall : occurrence.stalls) {
+        finding.stall_ns.push_back(static_cast<double>(stall.gap));
+        stalled_streams.push_back(stall.stream_id);
+      }
+    }
+    std::sort(stalled_streams.begin(), stalled_streams.end());
+    finding.streams_stalled = static_cast<std::size_t>(
+        std::unique(stalled_streams.begin(), stalled_streams.end()) - stalled_streams.begin());
+    std::stable_sort(occurrences.begin(), occurrences.end(), [](const TriggerOccurrence& a, const TriggerOccurrence& b) {
+      return a.log10_p < b.log10_p;
+    });
+    for (TriggerOccurrence& occurrence : occurrences) {
+      if (finding.examples.size() >= m_options.examples || occurrence.log10_p > std::log10(k_clear)) break;
+      if (occurrence.stalls.size() > m_options.examples) occurrence.stalls.resize(m_options.examples);
+      finding.examples.push_back(std::move(occurrence));
+    }
+    if (finding.log10_p <= std::log10(m_options.alpha) && finding.aligned > 0) out.push_back(std::move(finding));
+    begin = end;
+  }
+  std::sort(out.begin(), out.end(),
+            [](const TriggerFinding& a, const TriggerFinding& b) { return a.log10_p < b.log10_p; });
+  return out;
+}
+
+}  // namespace gapscan::detect

@@ -1,0 +1,196 @@
+#include <gapscan/detect/triggers.hpp>
+
+#include "../test_random.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+using namespace gapscan;
+using namespace gapscan::detect;
+using gapscan::testing::Random;
+
+namespace {
+
+constexpr TimeNs k_start = 1'700'000'000'000'000'000;
+constexpr TimeNs k_ms = 1'000'000;
+
+struct Line {
+  TimeNs time;
+  std::string text;
+};
+
+/// Hands one stream's lines to the aligner as a single window.
+void feed(TriggerAligner& aligner, const std::string& key, std::uint64_t stream_id, const std::vector<Line>& lines,
+          SourceId input = 0) {
+  std::vector<stream::Entry> entries;
+  std::string text;
+  for (const Line& line : lines) {
+    stream::Entry entry;
+    entry.time = line.time;
+    entry.time_digits = 6;
+    entry.location = LineLocation{input, entries.size() + 1, 0};
+    entry.text_offset = static_cast<std::uint32_t>(text.size());
+    entry.text_length = static_cast<std::uint32_t>(line.text.size());
+    text += line.text;
+    entries.push_back(entry);
+  }
+  stream::StreamWindow window;
+  window.key = key;
+  window.input = input;
+  window.stream_id = stream_id;
+  window.entries = entries;
+  window.text = text;
+  const stats::GapSeries series = stats::build_gap_series(window);
+  aligner.add(window, series);
+}
+
+/// A client worker: a call every 3-7 ms for `seconds`; at each of `stalls` it waits `stall_ms`.
+std::vector<Line> worker(Random& random, double seconds, const std::vector<TimeNs>& stalls, double stall_ms) {
+  std::vector<Line> lines;
+  TimeNs t = k_start + static_cast<TimeNs>(random.uniform() * 5e6);
+  const TimeNs end = k_start + static_cast<TimeNs>(seconds * 1e9);
+  while (t < end) {
+    lines.push_back({t, "GET key"});
+    TimeNs next = t + static_cast<TimeNs>((3 + 4 * random.uniform()) * 1e6);
+    for (TimeNs stall : stalls) {
+      if (t < stall && stall <= next) next = stall + static_cast<TimeNs>(stall_ms * 1e6 * (0.9 + 0.2 * random.uniform()));
+    }
+    t = next;
+  }
+  return lines;
+}
+
+std::vector<TimeNs> moments(Random& random, int count, double seconds) {
+  std::vector<TimeNs> out;
+  for (int i = 0; i < count; ++i) out.push_back(k_start + static_cast<TimeNs>((2 + (seconds - 4) * random.uniform()) * 1e9));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<Line> server_log(const std::vector<TimeNs>& forks, double seconds) {
+  std::vector<Line> lines{{k_start, "Server initialized"}};
+  // The parent logs the line right after fork() returns, i.e. at the end of the stall.
+  for (TimeNs fork : forks) lines.push_back({fork + 100 * k_ms, "Background saving started by pid 4242"});
+  lines.push_back({k_start + static_cast<TimeNs>(seconds * 1e9), "Received SIGTERM"});
+  return lines;
+}
+
+std::string worker_key(int w) {
+  std::string key = "w";
+  key += std::to_string(w);
+  return key;
+}
+
+TriggerAligner make_aligner(TriggerOptions options = {}) {
+  return TriggerAligner({{"fork_page_table_copy", "Background saving started by pid", "a fork"}}, options);
+}
+
+}  // namespace
+
+TEST_CASE("Stalls of every worker around each fork line are found", "[detect][triggers]") {
+  Random random(11);
+  const double seconds = 60;
+  const std::vector<TimeNs> forks = moments(random, 8, seconds);
+  TriggerAligner aligner = make_aligner();
+  for (int w = 0; w < 4; ++w) feed(aligner, worker_key(w), 10 + static_cast<std::uint64_t>(w), worker(random, seconds, forks, 100));
+  feed(aligner, "", 1, server_log(forks, seconds), 1);
+  const auto found = aligner.finish();
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].occurrences == 8);
+  CHECK(found[0].aligned >= 7);
+  CHECK(found[0].streams_stalled == 4);
+  CHECK(found[0].log10_p < -8);
+  REQUIRE_FALSE(found[0].examples.empty());
+  const TriggerOccurrence& example = found[0].examples.front();
+  CHECK(example.active == 4);  // the server's own stream is not counted
+  CHECK(example.stalled == 4);
+  for (const AlignedStall& stall : example.stalls) {
+    CHECK(stall.gap > 80 * k_ms);
+    CHECK(stall.start < example.time);  // the stall began before the line was written
+  }
+  std::vector<double> centre = found[0].stall_ns;
+  std::sort(centre.begin(), centre.end());
+  CHECK(centre[centre.size() / 2] == Approx(100e6).epsilon(0.1));
+}
+
+TEST_CASE("Stalls at other moments than the fork lines are not blamed on them", "[detect][triggers]") {
+  int false_alarms = 0;
+  for (int run = 0; run < 20; ++run) {
+    Random random(100 + static_cast<std::uint64_t>(run));
+    const double seconds = 60;
+    const std::vector<TimeNs> forks = moments(random, 8, seconds);
+    const std::vector<TimeNs> stalls = moments(random, 8, seconds);  // the same stalls, elsewhere
+    TriggerAligner aligner = make_aligner();
+    for (int w = 0; w < 4; ++w) feed(aligner, worker_key(w), 10 + static_cast<std::uint64_t>(w), worker(random, seconds, stalls, 100));
+    feed(aligner, "", 1, server_log(forks, seconds), 1);
+    false_alarms += aligner.finish().empty() ? 0 : 1;
+  }
+  CHECK(false_alarms <= 1);
+}
+
+TEST_CASE("One worker stalling once around one fork line is not conclusive", "[detect][triggers]") {
+  Random random(5);
+  const double seconds = 10;
+  const std::vector<TimeNs> forks{k_start + 5'000 * k_ms};
+  TriggerAligner aligner = make_aligner();
+  feed(aligner, "w0", 10, worker(random, seconds, forks, 100));
+  feed(aligner, "", 1, server_log(forks, seconds), 1);
+  // A random moment falls into that 100 ms stall 1 % of the time: p >= 0.01 before correction.
+  CHECK(aligner.finish().empty());
+}
+
+TEST_CASE("The trigger's own sparse stream does not hide the stalls", "[detect][triggers]") {
+  // The server writes a line every few seconds: its long gaps must not enter the reference.
+  Random random(7);
+  const double seconds = 60;
+  const std::vector<TimeNs> forks = moments(random, 6, seconds);
+  TriggerAligner aligner = make_aligner();
+  feed(aligner, "w0", 10, worker(random, seconds, forks, 100));
+  std::vector<Line> server = server_log(forks, seconds);
+  for (int i = 1; i < 30; ++i) server.push_back({k_start + i * 2'000 * k_ms + 7 * k_ms, "DB saved on disk"});
+  std::sort(server.begin(), server.end(), [](const Line& a, const Line& b) { return a.time < b.time; });
+  feed(aligner, "", 1, server, 1);
+  const auto found = aligner.finish();
+  REQUIRE(found.size() == 1);
+  INFO(found[0].aligned << " of " << found[0].occurrences << " occurrences aligned");
+  CHECK(found[0].occurrences >= 4);  // forks within a second of each other count once
+  CHECK(found[0].aligned == found[0].occurrences);
+}
+
+TEST_CASE("Trigger memory stays bounded: streams are subsampled by hash", "[detect][triggers]") {
+  Random random(3);
+  const double seconds = 60;
+  const std::vector<TimeNs> forks = moments(random, 8, seconds);
+  TriggerOptions options;
+  options.max_windows = 16;
+  options.max_stalls = 64;
+  TriggerAligner aligner = make_aligner(options);
+  for (int w = 0; w < 40; ++w) feed(aligner, worker_key(w), 10 + static_cast<std::uint64_t>(w), worker(random, seconds, forks, 100));
+  feed(aligner, "", 1, server_log(forks, seconds), 1);
+  const auto found = aligner.finish();
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].streams_stalled < 40);  // only the kept streams are tested
+  CHECK(found[0].streams_stalled >= 1);
+  CHECK(found[0].log10_p < -4);
+}
+
+TEST_CASE("Patterns that never occur are not tested and cost no correction", "[detect][triggers]") {
+  Random random(11);
+  const double seconds = 60;
+  const std::vector<TimeNs> forks = moments(random, 8, seconds);
+  TriggerAligner one = make_aligner();
+  TriggerAligner three({{"a", "Background saving started by pid", ""}, {"b", "never seen", ""}, {"c", "nor this", ""}},
+                       TriggerOptions{});
+  for (TriggerAligner* aligner : {&one, &three}) {
+    Random local(21);
+    for (int w = 0; w < 3; ++w) feed(*aligner, worker_key(w), 10 + static_cast<std::uint64_t>(w), worker(local, seconds, forks, 100));
+    feed(*aligner, "", 1, server_log(forks, seconds), 1);
+  }
+  const auto a = one.finish();
+  const auto b = three.finish();
+  REQUIRE(a.size() == 1);
+  REQUIRE(b.size() == 1);
+  CHECK(a[0].log10_p == Approx(b[0].log10_p));
+}
