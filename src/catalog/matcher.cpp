@@ -23,6 +23,11 @@
 // called likely. A finding whose centre lies within its tolerance of the satellite value of a
 // higher-ranked suspect of the same cause is folded into that suspect.
 //
+// Gap modes on several multiples of a lattice that holds most gaps are folded into one
+// QUANTISED finding (LatticeDetail): H = 1 for QUANTISED causes, which are matched by the
+// lattice's base (with w = 1 % of it) instead of a mode's centre, 0.6 for PERIODIC ones and
+// 0.4 for the others.
+//
 // Stalls around trigger lines (detect/triggers.hpp) are named by the cause whose [[trigger]]
 // pattern they follow, with M = E = 1: C = S * H; patterns given with --trigger are "unknown".
 //
@@ -47,6 +52,9 @@ double shape_factor(detect::Shape finding, const std::vector<std::string>& shape
     double factor = 0.3;
     if (finding == detect::Shape::periodic) {
       factor = shape == "PERIODIC" ? 1.0 : 0.2;  // a clock is not a per-operation delay
+    } else if (finding == detect::Shape::quantised) {
+      // Modes on several multiples of one base: a loop on a timer, not a per-operation delay.
+      factor = shape == "QUANTISED" ? 1.0 : shape == "PERIODIC" ? 0.6 : 0.4;
     } else if (finding == detect::Shape::per_op) {
       if (shape == "PER-OP")
         factor = 1.0;
@@ -95,8 +103,12 @@ CauseMatch match_cause(const detect::Finding& finding, const Cause& cause, doubl
     match.confidence = s * match.shape_factor;
     return match;
   }
-  const double centre_ms = finding.centre_ns / 1e6;
-  const double half_width_ms = (finding.hi_ns - finding.lo_ns) / 2e6;
+  // A loop on a lattice is characterised by its base (the sleep or tick), not by one multiple.
+  const bool lattice_value =
+      finding.lattice && std::find(cause.shapes.begin(), cause.shapes.end(), "QUANTISED") != cause.shapes.end();
+  const double centre_ms = lattice_value ? finding.lattice->base_ns / 1e6 : finding.centre_ns / 1e6;
+  const double half_width_ms =
+      lattice_value ? finding.lattice->base_ns * 0.01 / 1e6 : (finding.hi_ns - finding.lo_ns) / 2e6;
   const double lo_ms = finding.lo_ns / 1e6;
   const double hi_ms = finding.hi_ns / 1e6;
   struct Fit {

@@ -39,6 +39,8 @@ std::string_view to_string(Shape shape) {
       return "ONE-OFF";
     case Shape::periodic:
       return "PERIODIC";
+    case Shape::quantised:
+      return "QUANTISED";
   }
   return "PER-OP";
 }
@@ -155,7 +157,10 @@ void Analyzer::add(const stream::StreamWindow& window) {
     const stream::Entry& after = window.entries[series.order[gap.after]];
     const std::uint64_t hash = stats::location_hash(after.location);
     if (hash < m_stall_threshold) {
-      m_stalls.push_back({hash, after.time, gap.raw});
+      // Dithered by the timestamps' resolution (as the gaps are): stamps cut to the second would
+      // otherwise all keep a 1 s clock.
+      const double dither = (stats::location_uniform(after.location) - 0.5) * static_cast<double>(series.resolution);
+      m_stalls.push_back({hash, after.time + static_cast<TimeNs>(dither), gap.raw});
       if (m_stalls.size() >= 2 * m_options.stall_sample) {
         const auto keep = static_cast<std::ptrdiff_t>(m_options.stall_sample);
         std::nth_element(m_stalls.begin(), m_stalls.begin() + keep, m_stalls.end(),
@@ -513,6 +518,7 @@ DetectionResult Analyzer::finish() {
   lattice_options.alpha = m_options.alpha;
   lattice_options.resolution_ns = static_cast<double>(m_summary.typical_resolution);
   result.quantisation = find_quantisation(lattice, lattice_options);
+  tag_lattice_modes(result, lattice);
 
   result.summary = m_summary;
   return result;
@@ -605,6 +611,79 @@ std::vector<Finding> Analyzer::trigger_findings() {
     out.push_back(std::move(finding));
   }
   return out;
+}
+
+void Analyzer::tag_lattice_modes(DetectionResult& result, const std::vector<double>& gaps) const {
+  // A mode is one multiple of a lattice when the lattice holds most gaps (share >= 0.8), at
+  // least three of its multiples hold 5 % of them each, and the mode's own multiple holds less
+  // than 70 %: then the gaps are a loop that sleeps or waits on a timer, and the single value
+  // of the mode is not a per-operation delay.
+  if (!result.quantisation) return;
+  const Quantisation& q = *result.quantisation;
+  if (q.share < 0.8 || q.log10_p > -4 || q.base_ns <= 0) return;
+  constexpr int k_max_multiple = 32;
+  std::vector<double> counts(k_max_multiple + 1, 0);
+  double on_lattice = 0;
+  for (double gap : gaps) {
+    const double position = (gap - q.offset_ns) / q.base_ns;
+    const double k = std::round(position);
+    if (k < 1 || k > k_max_multiple || std::abs(position - k) > 0.125) continue;
+    counts[static_cast<std::size_t>(k)] += 1;
+    on_lattice += 1;
+  }
+  if (on_lattice < 20) return;
+  int occupied = 0;
+  for (double count : counts) occupied += count >= std::max(3.0, 0.05 * on_lattice) ? 1 : 0;
+  if (occupied < 3) return;
+  // The modes on the lattice are one phenomenon: they are folded into the most significant.
+  Finding* first = nullptr;
+  std::vector<bool> folded(result.findings.size(), false);
+  for (std::size_t i = 0; i < result.findings.size(); ++i) {
+    Finding& finding = result.findings[i];
+    if (finding.shape == Shape::periodic || finding.trigger || finding.values != ValueKind::gap) continue;
+    const double position = (finding.centre_ns - q.offset_ns) / q.base_ns;
+    const double k = std::round(position);
+    if (k < 1 || k > k_max_multiple || std::abs(position - k) > 0.125) continue;
+    const double mode_share = counts[static_cast<std::size_t>(k)] / on_lattice;
+    if (mode_share >= 0.7) continue;
+    if (first == nullptr) {
+      finding.lattice = LatticeDetail{q.base_ns, q.offset_ns, static_cast<int>(k), q.share, occupied, mode_share, {}};
+      finding.lattice->modes.emplace_back(static_cast<int>(k), finding.gaps);
+      first = &finding;
+      continue;
+    }
+    first->lattice->modes.emplace_back(static_cast<int>(k), finding.gaps);
+    first->gaps += finding.gaps;
+    first->member_time_ns += finding.member_time_ns;
+    first->requests = std::max(first->requests, finding.requests);
+    first->wall_share = std::min(1.0, first->wall_share + finding.wall_share);
+    folded[i] = true;
+  }
+  if (first == nullptr) return;
+  std::sort(first->lattice->modes.begin(), first->lattice->modes.end());
+  // A clock at the base (or a multiple of it) is the same loop.
+  for (std::size_t i = 0; i < result.findings.size(); ++i) {
+    const Finding& finding = result.findings[i];
+    if (finding.shape != Shape::periodic) continue;
+    const double ratio = finding.centre_ns / q.base_ns;
+    if (std::round(ratio) < 1 || std::abs(ratio / std::round(ratio) - 1) > 0.01) continue;
+    first->lattice->keeps_clock = true;
+    first->log10_p = std::min(first->log10_p, finding.log10_p);
+    folded[i] = true;
+  }
+  // The finding now stands for the loop: its value is the lattice's base.
+  first->shape = Shape::quantised;
+  first->centre_ns = q.base_ns;
+  first->lo_ns = q.base_ns * (1 - q.noise_rel);
+  first->hi_ns = q.base_ns * (1 + q.noise_rel);
+  first->rel_width = 2 * q.noise_rel;
+  std::size_t out = 0;
+  for (std::size_t i = 0; i < result.findings.size(); ++i) {
+    if (folded[i]) continue;
+    if (out != i) result.findings[out] = std::move(result.findings[i]);
+    ++out;
+  }
+  result.findings.resize(out);
 }
 
 }  // namespace gapscan::detect

@@ -305,14 +305,21 @@ std::vector<Periodicity> find_periodicity(std::vector<TimeNs> times, const Perio
     p.missing_beat_ratio = std::max(0.0, 1 - static_cast<double>(p.beats) / possible);
     found.push_back(p);
   }
-  // Harmonics: of P and 2P (or P/2) both found, keep the larger on-beat share (ties: longer).
+  // Duplicates (within 1 %): keep the more significant. Harmonics: of P and 2P (or P/2) both
+  // found, keep the larger on-beat share (ties: longer).
   std::sort(found.begin(), found.end(),
             [](const Periodicity& a, const Periodicity& b) { return a.period_ns < b.period_ns; });
   std::vector<bool> dropped(found.size(), false);
   for (std::size_t i = 0; i < found.size(); ++i) {
     for (std::size_t j = i + 1; j < found.size(); ++j) {
+      if (dropped[i] || dropped[j]) continue;
       const double ratio = found[j].period_ns / found[i].period_ns;
       const double nearest = std::round(ratio);
+      if (nearest == 1 && ratio - 1 <= 0.01) {
+        // Two candidates (a catalog period and a spectrum peak) refined to the same period.
+        dropped[found[i].log10_p <= found[j].log10_p ? j : i] = true;
+        continue;
+      }
       if (nearest < 2 || std::abs(ratio / nearest - 1) > 0.01) continue;
       if (found[j].on_beat_share >= found[i].on_beat_share * 0.95) {
         dropped[i] = true;

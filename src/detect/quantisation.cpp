@@ -60,7 +60,8 @@ std::optional<Quantisation> find_quantisation(const std::vector<double>& all_gap
   const double g_max = sorted.back();
   // A base must be small against the spread of the gaps: at a base near their width, the
   // shape of any smooth distribution alone gives coherence (and e^(-n R^2) no longer holds).
-  const double q_max = std::min({1e9, median, iqr / 2});
+  // (A lattice whose gaps sit mostly on 1 and 2 bases has an IQR of one base: 5 % headroom.)
+  const double q_max = std::min({1e9, median, 1.05 * iqr});
   if (q_max <= q_min * 1.01) return std::nullopt;
 
   // Candidates: the peaks of a frequency scan on a sample, and the catalog bases.

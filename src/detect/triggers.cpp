@@ -60,8 +60,7 @@ double log_binomial_tail(std::size_t n, std::size_t k, double q) {
 
 }  // namespace
 
-TriggerAligner::TriggerAligner(std::vector<TriggerSpec> specs, TriggerOptions options)
-    : m_options(options) {
+TriggerAligner::TriggerAligner(std::vector<TriggerSpec> specs, TriggerOptions options) : m_options(options) {
   std::string any;
   for (TriggerSpec& spec : specs) {
     auto regex = Regex::compile(spec.pattern, "trigger " + spec.pattern);
@@ -95,8 +94,7 @@ void TriggerAligner::add(const stream::StreamWindow& window, const stats::GapSer
     for (std::size_t s = 0; s < m_specs.size(); ++s) {
       if (!m_regexes[s].search(text)) continue;
       if (m_lines[s]++ >= m_options.max_occurrences) continue;
-      m_triggers.push_back({entry.time, entry.location, window.stream_id, s,
-                            std::string(text.substr(0, k_max_text)),
+      m_triggers.push_back({entry.time, entry.location, window.stream_id, s, std::string(text.substr(0, k_max_text)),
                             std::string(window.key.substr(0, k_max_name))});
     }
   }
@@ -151,8 +149,7 @@ void TriggerAligner::add(const stream::StreamWindow& window, const stats::GapSer
     m_stalls.push_back({after.time - gap.raw, after.time, hash, window.stream_id, 0.0F, 1.0F,
                         static_cast<std::uint32_t>(ratio_bin(gap.raw)), after.location});
   }
-  if (keep > 0 && !window.key.empty())
-    m_names.emplace(window.stream_id, std::string(window.key.substr(0, k_max_name)));
+  if (keep > 0 && !window.key.empty()) m_names.emplace(window.stream_id, std::string(window.key.substr(0, k_max_name)));
   if (m_spans.size() > m_options.max_windows || m_stalls.size() > m_options.max_stalls) prune();
 }
 
@@ -211,7 +208,8 @@ std::vector<TriggerFinding> TriggerAligner::finish() {
     for (std::uint64_t id : own) {
       const auto windows = m_trigger_windows.find(id);
       if (windows == m_trigger_windows.end()) continue;
-      for (std::size_t b = 0; b < reference.size(); ++b) reference[b] = std::max(0.0, reference[b] - windows->second[b]);
+      for (std::size_t b = 0; b < reference.size(); ++b)
+        reference[b] = std::max(0.0, reference[b] - windows->second[b]);
     }
     std::vector<double> time_at_least(reference.size() + 1, 0);
     for (std::size_t b = reference.size(); b-- > 0;) time_at_least[b] = time_at_least[b + 1] + reference[b];
@@ -249,7 +247,6 @@ std::vector<TriggerFinding> TriggerAligner::finish() {
     }
     std::sort(events.begin(), events.end(),
               [](const Event& a, const Event& b) { return a.time != b.time ? a.time < b.time : a.kind < b.kind; });
-
 
     std::vector<double> null_scores;
     null_scores.reserve(m_options.null_draws);
@@ -355,11 +352,10 @@ std::vector<TriggerFinding> TriggerAligner::finish() {
       }
     }
     std::sort(stalled_streams.begin(), stalled_streams.end());
-    finding.streams_stalled = static_cast<std::size_t>(
-        std::unique(stalled_streams.begin(), stalled_streams.end()) - stalled_streams.begin());
-    std::stable_sort(occurrences.begin(), occurrences.end(), [](const TriggerOccurrence& a, const TriggerOccurrence& b) {
-      return a.log10_p < b.log10_p;
-    });
+    finding.streams_stalled =
+        static_cast<std::size_t>(std::unique(stalled_streams.begin(), stalled_streams.end()) - stalled_streams.begin());
+    std::stable_sort(occurrences.begin(), occurrences.end(),
+                     [](const TriggerOccurrence& a, const TriggerOccurrence& b) { return a.log10_p < b.log10_p; });
     for (TriggerOccurrence& occurrence : occurrences) {
       if (finding.examples.size() >= m_options.examples || occurrence.log10_p > std::log10(k_clear)) break;
       if (occurrence.stalls.size() > m_options.examples) occurrence.stalls.resize(m_options.examples);

@@ -71,6 +71,10 @@ Finding make_finding(const catalog::Suspect& suspect, int rank, const RunResults
     }
     out.trigger = std::move(trigger);
   }
+  if (f.lattice) {
+    out.lattice = Finding::OnLattice{f.lattice->base_ns / 1e6, f.lattice->offset_ns / 1e6, f.lattice->share,
+                                     f.lattice->occupied,      f.lattice->modes,           f.lattice->keeps_clock};
+  }
   out.log10_p = f.log10_p;
   out.log10_p_per_request = f.log10_p_per_request;
   out.log10_p_pooled = f.log10_p_pooled;

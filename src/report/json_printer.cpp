@@ -68,6 +68,18 @@ Json finding_json(const Finding& f) {
   } else {
     j["periodic"] = nullptr;
   }
+  if (f.lattice) {
+    Json modes = Json::array();
+    for (const auto& [multiple, gaps] : f.lattice->modes) modes.push_back(Json{{"multiple", multiple}, {"gaps", gaps}});
+    j["lattice"] = Json{{"base_ms", round_to(f.lattice->base_ms, 5)},
+                        {"offset_ms", round_to(f.lattice->offset_ms, 5)},
+                        {"share", round_to(f.lattice->share, 4)},
+                        {"occupied", f.lattice->occupied},
+                        {"modes", std::move(modes)},
+                        {"keeps_clock", f.lattice->keeps_clock}};
+  } else {
+    j["lattice"] = nullptr;
+  }
   if (f.trigger) {
     const Finding::Trigger& t = *f.trigger;
     Json occurrences = Json::array();

@@ -83,7 +83,17 @@ void print_finding(std::string& out, const Finding& f) {
     out += fmt::format("    {:<11}{} gaps in {} request{} ({}); {} of those requests' wall time\n", "Seen",
                        count(f.gaps), count(f.requests), f.requests == 1 ? "" : "s", f.shape, percent(f.wall_share));
   }
-  if (f.top_request_members > 0) {
+  if (f.lattice) {
+    std::string modes;
+    for (const auto& [multiple, gaps] : f.lattice->modes)
+      modes += fmt::format("{}{} × ({} gaps)", modes.empty() ? "" : ", ", multiple, count(gaps));
+    out += fmt::format(
+        "    {:<11}{} of the gaps sit on multiples of {} ({} multiples in use); the modes at {} are one loop "
+        "on a timer, not a delay each operation pays{}\n",
+        "Lattice", percent(f.lattice->share), duration(f.lattice->base_ms), f.lattice->occupied, modes,
+        f.lattice->keeps_clock ? "; its stalls also end on a clock of that period" : "");
+  }
+  if (f.top_request_members > 0 && !f.lattice) {
     out += fmt::format("    {:<11}{}: {} of its {} gaps, {} of its wall time\n", "Worst",
                        f.top_request.empty() ? std::string("whole input") : "request " + f.top_request,
                        count(f.top_request_members), count(f.top_request_gaps), percent(f.top_request_share));

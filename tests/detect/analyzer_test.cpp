@@ -91,3 +91,95 @@ TEST_CASE("A one-off gap repeated across requests is found by the pooled test", 
   CHECK(top.log10_p_pooled < -10);
   CHECK(top.requests == 12);
 }
+
+namespace {
+
+/// Feeds one whole-input stream (no request id) with the given gaps and stamps cut to
+/// `resolution` ns.
+void feed_input(Analyzer& analyzer, const std::vector<double>& gaps, TimeNs resolution, int digits) {
+  std::vector<stream::Entry> entries;
+  std::string text;
+  double t = 1.7e18;
+  auto add = [&] {
+    stream::Entry entry;
+    entry.time = static_cast<TimeNs>(t) / resolution * resolution;
+    entry.time_digits = static_cast<std::uint8_t>(digits);
+    entry.location = LineLocation{0, entries.size() + 1, 0};
+    entry.text_offset = static_cast<std::uint32_t>(text.size());
+    const std::string line = "polling job queue";
+    entry.text_length = static_cast<std::uint32_t>(line.size());
+    text += line;
+    entries.push_back(entry);
+  };
+  add();
+  for (double gap : gaps) {
+    t += gap;
+    add();
+  }
+  stream::StreamWindow window;
+  window.stream_id = 900;
+  window.entries = entries;
+  window.text = text;
+  analyzer.add(window);
+}
+
+}  // namespace
+
+TEST_CASE("Modes on several multiples of one base become one QUANTISED finding", "[detect][analyzer]") {
+  // A poller that sleeps 100 ms and works ~1 ms: gaps of 1-4 periods.
+  Random random(44);
+  std::vector<double> gaps;
+  for (int i = 0; i < 400; ++i) {
+    const double u = random.uniform();
+    const int k = u < 0.45 ? 1 : u < 0.75 ? 2 : u < 0.9 ? 3 : 4;
+    gaps.push_back(k * 101.1e6 + random.uniform() * 0.3e6);
+  }
+  Analyzer analyzer;
+  feed_input(analyzer, gaps, 1000, 6);
+  const DetectionResult result = analyzer.finish();
+  REQUIRE(result.quantisation);
+  CHECK(result.quantisation->base_ns == Approx(101.1e6).epsilon(0.01));
+  std::size_t lattice_findings = 0;
+  for (const Finding& finding : result.findings) {
+    INFO(finding.centre_ns << " " << to_string(finding.shape));
+    if (!finding.lattice) {
+      // Nothing else near the lattice's multiples survives as a finding of its own.
+      const double position = finding.centre_ns / 101.1e6;
+      CHECK(std::abs(position - std::round(position)) > 0.05);
+      continue;
+    }
+    ++lattice_findings;
+    CHECK(finding.shape == Shape::quantised);
+    CHECK(finding.centre_ns == Approx(101.1e6).epsilon(0.01));
+    CHECK(finding.lattice->modes.size() >= 3);
+    CHECK(finding.lattice->occupied >= 3);
+  }
+  CHECK(lattice_findings == 1);
+}
+
+TEST_CASE("A single value repeated is a mode, not a lattice", "[detect][analyzer]") {
+  Random random(45);
+  std::vector<double> gaps;
+  for (int i = 0; i < 300; ++i)
+    gaps.push_back(i % 3 == 0 ? 44e6 + random.uniform() * 0.2e6 : random.lognormal(1e6, 1.0));
+  Analyzer analyzer;
+  feed_input(analyzer, gaps, 1000, 6);
+  const DetectionResult result = analyzer.finish();
+  REQUIRE_FALSE(result.findings.empty());
+  for (const Finding& finding : result.findings) CHECK_FALSE(finding.lattice);
+}
+
+TEST_CASE("Stamps cut to the second do not keep a 1 s clock", "[detect][analyzer][periodicity]") {
+  // Irregular lines (a few per second) written with whole-second stamps: every stall ends on
+  // a whole second, which is the logger's resolution, not a period.
+  Random random(46);
+  std::vector<double> gaps;
+  for (int i = 0; i < 600; ++i) gaps.push_back(random.lognormal(700e6, 0.8));
+  Analyzer analyzer;
+  feed_input(analyzer, gaps, 1'000'000'000, 0);
+  const DetectionResult result = analyzer.finish();
+  for (const Finding& finding : result.findings) {
+    INFO(finding.centre_ns << " " << to_string(finding.shape));
+    CHECK(finding.shape != Shape::periodic);
+  }
+}

@@ -55,7 +55,8 @@ std::vector<Line> worker(Random& random, double seconds, const std::vector<TimeN
     lines.push_back({t, "GET key"});
     TimeNs next = t + static_cast<TimeNs>((3 + 4 * random.uniform()) * 1e6);
     for (TimeNs stall : stalls) {
-      if (t < stall && stall <= next) next = stall + static_cast<TimeNs>(stall_ms * 1e6 * (0.9 + 0.2 * random.uniform()));
+      if (t < stall && stall <= next)
+        next = stall + static_cast<TimeNs>(stall_ms * 1e6 * (0.9 + 0.2 * random.uniform()));
     }
     t = next;
   }
@@ -64,7 +65,8 @@ std::vector<Line> worker(Random& random, double seconds, const std::vector<TimeN
 
 std::vector<TimeNs> moments(Random& random, int count, double seconds) {
   std::vector<TimeNs> out;
-  for (int i = 0; i < count; ++i) out.push_back(k_start + static_cast<TimeNs>((2 + (seconds - 4) * random.uniform()) * 1e9));
+  for (int i = 0; i < count; ++i)
+    out.push_back(k_start + static_cast<TimeNs>((2 + (seconds - 4) * random.uniform()) * 1e9));
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -94,7 +96,8 @@ TEST_CASE("Stalls of every worker around each fork line are found", "[detect][tr
   const double seconds = 60;
   const std::vector<TimeNs> forks = moments(random, 8, seconds);
   TriggerAligner aligner = make_aligner();
-  for (int w = 0; w < 4; ++w) feed(aligner, worker_key(w), 10 + static_cast<std::uint64_t>(w), worker(random, seconds, forks, 100));
+  for (int w = 0; w < 4; ++w)
+    feed(aligner, worker_key(w), 10 + static_cast<std::uint64_t>(w), worker(random, seconds, forks, 100));
   feed(aligner, "", 1, server_log(forks, seconds), 1);
   const auto found = aligner.finish();
   REQUIRE(found.size() == 1);
@@ -123,7 +126,8 @@ TEST_CASE("Stalls at other moments than the fork lines are not blamed on them", 
     const std::vector<TimeNs> forks = moments(random, 8, seconds);
     const std::vector<TimeNs> stalls = moments(random, 8, seconds);  // the same stalls, elsewhere
     TriggerAligner aligner = make_aligner();
-    for (int w = 0; w < 4; ++w) feed(aligner, worker_key(w), 10 + static_cast<std::uint64_t>(w), worker(random, seconds, stalls, 100));
+    for (int w = 0; w < 4; ++w)
+      feed(aligner, worker_key(w), 10 + static_cast<std::uint64_t>(w), worker(random, seconds, stalls, 100));
     feed(aligner, "", 1, server_log(forks, seconds), 1);
     false_alarms += aligner.finish().empty() ? 0 : 1;
   }
@@ -167,7 +171,8 @@ TEST_CASE("Trigger memory stays bounded: streams are subsampled by hash", "[dete
   options.max_windows = 16;
   options.max_stalls = 64;
   TriggerAligner aligner = make_aligner(options);
-  for (int w = 0; w < 40; ++w) feed(aligner, worker_key(w), 10 + static_cast<std::uint64_t>(w), worker(random, seconds, forks, 100));
+  for (int w = 0; w < 40; ++w)
+    feed(aligner, worker_key(w), 10 + static_cast<std::uint64_t>(w), worker(random, seconds, forks, 100));
   feed(aligner, "", 1, server_log(forks, seconds), 1);
   const auto found = aligner.finish();
   REQUIRE(found.size() == 1);
@@ -185,7 +190,8 @@ TEST_CASE("Patterns that never occur are not tested and cost no correction", "[d
                        TriggerOptions{});
   for (TriggerAligner* aligner : {&one, &three}) {
     Random local(21);
-    for (int w = 0; w < 3; ++w) feed(*aligner, worker_key(w), 10 + static_cast<std::uint64_t>(w), worker(local, seconds, forks, 100));
+    for (int w = 0; w < 3; ++w)
+      feed(*aligner, worker_key(w), 10 + static_cast<std::uint64_t>(w), worker(local, seconds, forks, 100));
     feed(*aligner, "", 1, server_log(forks, seconds), 1);
   }
   const auto a = one.finish();

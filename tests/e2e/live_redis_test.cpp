@@ -16,9 +16,9 @@ using gapscan::testing::run_command;
 
 TEST_CASE("Live: Redis BGSAVE forks stall every client around the fork line", "[e2e][live]") {
   const std::string dir = "live_redis_run";
-  const auto generated = run_command(
-      "rm -rf " + dir + " && " + std::string(GAPSCAN_SOURCE_DIR) + "/samples/redis-bgsave/generate.sh --quick -o " + dir,
-      true);
+  const auto generated = run_command("rm -rf " + dir + " && " + std::string(GAPSCAN_SOURCE_DIR) +
+                                         "/samples/redis-bgsave/generate.sh --quick -o " + dir,
+                                     true);
   INFO(generated.out);
   REQUIRE(generated.exit_code == 0);
 

@@ -55,6 +55,7 @@ class Analyzer {
   void scan_stream(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary);
   std::vector<Finding> periodic_findings();
   std::vector<Finding> trigger_findings();
+  void tag_lattice_modes(DetectionResult& result, const std::vector<double>& gaps) const;
 
   AnalyzerOptions m_options;
   stats::GapPool m_pool;

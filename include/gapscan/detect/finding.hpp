@@ -15,9 +15,10 @@ namespace gapscan::detect {
 
 /// How a mode repeats (causes.md shape vocabulary, as far as gaps alone can tell).
 enum class Shape {
-  per_op,    ///< several gaps per request at the value (PER-OP)
-  one_off,   ///< about one gap per request at the value (ONE-OFF)
-  periodic,  ///< stalls that end on a clock of this period (PERIODIC)
+  per_op,     ///< several gaps per request at the value (PER-OP)
+  one_off,    ///< about one gap per request at the value (ONE-OFF)
+  periodic,   ///< stalls that end on a clock of this period (PERIODIC)
+  quantised,  ///< gap modes on several multiples of one base, folded into one (QUANTISED)
 };
 
 /// Keys of derived streams start with this byte: 'T' + the template hash (the lines of one
@@ -56,6 +57,19 @@ struct TriggerDetail {
   std::vector<TriggerOccurrence> examples;
 };
 
+/// For a gap mode that is one multiple of a lattice holding most gaps of the log (a sleep loop
+/// or a timer whose wake-ups fall on k × base): the lattice.
+struct LatticeDetail {
+  double base_ns = 0;
+  double offset_ns = 0;
+  int multiple = 1;                                  ///< the mode sits at multiple × base + offset
+  double share = 0;                                  ///< of the sampled gaps, on the lattice
+  int occupied = 0;                                  ///< multiples holding at least 5 % of the lattice's gaps
+  double mode_share = 0;                             ///< of the lattice's gaps, at this multiple
+  std::vector<std::pair<int, std::uint64_t>> modes;  ///< (multiple, gaps) of the modes folded into this finding
+  bool keeps_clock = false;                          ///< a periodic finding at the base was folded in too
+};
+
 std::string_view to_string(Shape shape);
 
 struct Finding {
@@ -75,6 +89,7 @@ struct Finding {
   std::uint64_t logged_durations = 0;      ///< for gaps: logged durations in the same interval
   std::optional<PeriodicDetail> periodic;  ///< set for Shape::periodic
   std::optional<TriggerDetail> trigger;    ///< set for stalls around trigger lines (Shape::one_off)
+  std::optional<LatticeDetail> lattice;    ///< set for a gap mode on a lattice of several multiples
 
   double log10_p = 0;                   ///< significance used for ranking: min of the two below
   double log10_p_per_request = 0;       ///< best per-request p, Bonferroni-corrected over requests (0 if none)

@@ -14,7 +14,7 @@
 // lattice, and at least 3/4 as coherent is reported (gaps on a 4 ms lattice are also on a
 // 2 ms one, and the scan shows a comb of nearly equal peaks at k / 4 ms).
 // Used: gaps of at least q_min and at most max_gap_ns; q_min = max(2.5 × resolution, 0.1 ms),
-// q_max = min(1 s, the median gap, half the interquartile range): at a base near the width of
+// q_max = min(1 s, the median gap, 1.05 × the interquartile range): at a base near the width of
 // the gaps' distribution its smooth shape alone gives coherence. A base must also hold gaps at
 // three or more of its multiples (one repeated value is a mode, not a lattice).
 

@@ -68,7 +68,7 @@ struct TriggerOptions {
   std::size_t stalls_per_window = 16;
   double after_ns = 10e6;      ///< a stall may begin this long after the trigger line's time
   double tolerance_ns = 10e6;  ///< or end this long before it (clock skew between inputs, ms stamps)
-  double merge_ns = 1e9;   ///< occurrences closer than this to the previous one are one
+  double merge_ns = 1e9;       ///< occurrences closer than this to the previous one are one
   std::size_t null_draws = 20000;
   std::size_t max_occurrences = 4096;  ///< per pattern
   std::size_t max_windows = std::size_t{1} << 18;
@@ -91,9 +91,9 @@ struct TriggerOccurrence {
   LineLocation location;
   std::string text;
   std::string stream;
-  double score = 0;     ///< A(t)
-  double log10_p = 0;   ///< against the null draws
-  std::size_t active = 0;  ///< other streams active at t
+  double score = 0;                  ///< A(t)
+  double log10_p = 0;                ///< against the null draws
+  std::size_t active = 0;            ///< other streams active at t
   std::vector<AlignedStall> stalls;  ///< the covering stalls, longest first (at most `examples`)
   std::size_t stalled = 0;           ///< active streams with a covering stall
 };
@@ -102,8 +102,8 @@ struct TriggerOccurrence {
 struct TriggerFinding {
   std::size_t spec = 0;  ///< index into the specs
   std::size_t occurrences = 0;
-  std::size_t lines = 0;    ///< matching lines before merging nearby ones
-  std::size_t aligned = 0;  ///< occurrences with p_t <= 0.05
+  std::size_t lines = 0;            ///< matching lines before merging nearby ones
+  std::size_t aligned = 0;          ///< occurrences with p_t <= 0.05
   std::size_t streams_stalled = 0;  ///< distinct streams with a stall around an aligned occurrence
   std::vector<double> stall_ns;     ///< the longest covering stall of each aligned occurrence's streams
   double log10_p = 0;               ///< Fisher over occurrences, times the patterns tested
@@ -162,9 +162,10 @@ class TriggerAligner {
   std::vector<std::size_t> m_lines;  ///< matching lines per spec (also those not kept)
   static constexpr unsigned k_reference_bits = 5;
   static constexpr double k_ratio_unit = 1e6;  ///< ratios are binned as integers in millionths
-  std::vector<double> m_reference;  ///< gap time per ratio bin, all windows
-  std::unordered_map<std::uint64_t, std::vector<double>> m_trigger_windows;  ///< stream id -> its windows with trigger lines
-  std::uint64_t m_hash_limit = UINT64_MAX;  ///< streams whose key hash is at or above it are not kept
+  std::vector<double> m_reference;             ///< gap time per ratio bin, all windows
+  std::unordered_map<std::uint64_t, std::vector<double>>
+      m_trigger_windows;                                   ///< stream id -> its windows with trigger lines
+  std::uint64_t m_hash_limit = UINT64_MAX;                 ///< streams whose key hash is at or above it are not kept
   std::unordered_map<std::uint64_t, std::string> m_names;  ///< stream id -> key (cut), for streams with stalls
 };
 

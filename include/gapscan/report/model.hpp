@@ -118,6 +118,17 @@ struct Finding {
   };
   std::optional<Trigger> trigger;
 
+  /// For gap modes on a lattice that holds most gaps (a loop on a timer): the lattice.
+  struct OnLattice {
+    double base_ms = 0;
+    double offset_ms = 0;
+    double share = 0;                                  ///< of the sampled gaps, on the lattice
+    int occupied = 0;                                  ///< multiples holding at least 5 % of its gaps
+    std::vector<std::pair<int, std::uint64_t>> modes;  ///< (multiple, gaps) folded into this finding
+    bool keeps_clock = false;                          ///< a periodic finding at the base was folded in
+  };
+  std::optional<OnLattice> lattice;
+
   std::optional<double> satellite_ms;
   std::uint64_t satellite_gaps = 0;
 
