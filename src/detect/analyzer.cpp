@@ -275,7 +275,60 @@ void Analyzer::scan_stream(const stream::StreamWindow& window, const stats::GapS
     detections.modes.push_back(found);
     if (primary) add_mode(window, std::move(members), mode.log10_p, series.gaps.size(), series.span);
   }
-  if (!detections.modes.empty() || !detections.runs.empty()) keep_stream(std::move(detections));
+  // A loop among the stream's lines (renewal), unless a gap mode already shows its period.
+  if (window.entries.size() >= m_options.renewal_min_lines) {
+    std::vector<TimeNs> times;
+    times.reserve(series.order.size());
+    // Dithered by the resolution (stamps cut to the second all differ by whole seconds).
+    for (std::uint32_t index : series.order) {
+      const stream::Entry& entry = window.entries[index];
+      const double dither = (stats::location_uniform(entry.location) - 0.5) * static_cast<double>(series.resolution);
+      times.push_back(entry.time + static_cast<TimeNs>(dither));
+    }
+    std::sort(times.begin(), times.end());
+    RenewalOptions renewal_options;
+    renewal_options.alpha = m_options.alpha;
+    ++m_renewal_tested;
+    if (auto renewal = find_renewal(times, renewal_options)) {
+      bool explained = false;
+      for (const StreamMode& mode : detections.modes) {
+        if (mode.centre_ns <= 0 || (mode.hi_ns - mode.lo_ns) / mode.centre_ns > m_options.max_rel_width) continue;
+        const double ratio = mode.centre_ns / renewal->period_ns;
+        explained |= std::round(ratio) >= 1 && std::round(ratio) <= 3 && std::abs(ratio / std::round(ratio) - 1) < 0.03;
+      }
+      if (!explained) {
+        detections.best_log10_p = std::min(detections.best_log10_p, renewal->log10_p);
+        detections.renewal = *renewal;
+        if (primary && m_renewals.size() < k_max_renewals) {
+          RenewalHit hit;
+          hit.renewal = *renewal;
+          hit.stream = detections.stream;
+          // Examples: consecutive lines one period apart.
+          const double tolerance = 0.02 * renewal->period_ns;
+          for (std::size_t i = 0, j = 1; i < series.order.size() && hit.samples.size() < 4; ++i) {
+            const stream::Entry& a = window.entries[series.order[i]];
+            j = std::max(j, i + 1);
+            while (j < series.order.size() &&
+                   static_cast<double>(window.entries[series.order[j]].time - a.time) < renewal->period_ns - tolerance)
+              ++j;
+            if (j >= series.order.size()) break;
+            const stream::Entry& b = window.entries[series.order[j]];
+            if (std::abs(static_cast<double>(b.time - a.time) - renewal->period_ns) > tolerance) continue;
+            stats::GapSample sample;
+            sample.gap = b.time - a.time;
+            sample.end = b.time;
+            sample.stream = detections.stream;
+            sample.before.push_back({a.location, std::string(window.line_text(a))});
+            sample.after = {b.location, std::string(window.line_text(b))};
+            hit.samples.push_back(std::move(sample));
+            i = j - 1;
+          }
+          m_renewals.push_back(std::move(hit));
+        }
+      }
+    }
+  }
+  if (!detections.modes.empty() || !detections.runs.empty() || detections.renewal) keep_stream(std::move(detections));
 }
 
 void Analyzer::keep_stream(StreamDetections detections) {
@@ -475,6 +528,14 @@ DetectionResult Analyzer::finish() {
   }
   for (Finding& periodic : periodic_findings()) findings.push_back(std::move(periodic));
   for (Finding& triggered : trigger_findings()) findings.push_back(std::move(triggered));
+  for (Finding& renewal : renewal_findings()) {
+    // A loop that also keeps a clock is reported once, as the clock.
+    bool locked = false;
+    for (const Finding& other : findings) {
+      locked |= other.periodic && !other.periodic->renewal && std::abs(other.centre_ns / renewal.centre_ns - 1) <= 0.02;
+    }
+    if (!locked) findings.push_back(std::move(renewal));
+  }
 
   for (Finding& finding : findings) {
     if (finding.shape == Shape::periodic || finding.trigger) continue;  // described where they were made
@@ -684,6 +745,48 @@ void Analyzer::tag_lattice_modes(DetectionResult& result, const std::vector<doub
     ++out;
   }
   result.findings.resize(out);
+}
+
+std::vector<Finding> Analyzer::renewal_findings() {
+  // Streams whose loops have the same period (within 2 %) are one finding; its p-value is the
+  // best stream's, corrected for the streams tested.
+  std::vector<Finding> out;
+  std::sort(m_renewals.begin(), m_renewals.end(),
+            [](const RenewalHit& a, const RenewalHit& b) { return a.renewal.log10_p < b.renewal.log10_p; });
+  std::vector<bool> used(m_renewals.size(), false);
+  const double correction = std::log10(static_cast<double>(std::max<std::uint64_t>(1, m_renewal_tested)));
+  for (std::size_t i = 0; i < m_renewals.size(); ++i) {
+    if (used[i]) continue;
+    const Renewal& best = m_renewals[i].renewal;
+    Finding finding;
+    finding.shape = Shape::periodic;
+    finding.centre_ns = best.period_ns;
+    finding.lo_ns = best.period_ns - best.jitter_ns;
+    finding.hi_ns = best.period_ns + best.jitter_ns;
+    finding.rel_width = 2 * best.jitter_ns / best.period_ns;
+    finding.log10_p = finding.log10_p_pooled = std::min(0.0, best.log10_p + correction);
+    PeriodicDetail detail;
+    detail.renewal = true;
+    detail.jitter_ns = best.jitter_ns;
+    detail.on_beat_share = best.periodic_fraction;
+    detail.onsets = best.onsets;
+    detail.beats = best.beats;
+    detail.missing_beat_ratio = best.missing_beat_ratio;
+    finding.periodic = detail;
+    finding.top_request = m_renewals[i].stream;
+    for (std::size_t j = i; j < m_renewals.size(); ++j) {
+      if (used[j] || std::abs(m_renewals[j].renewal.period_ns / best.period_ns - 1) > 0.02) continue;
+      used[j] = true;
+      ++finding.requests;
+      finding.gaps += m_renewals[j].renewal.beats;
+      for (const stats::GapSample& sample : m_renewals[j].samples) {
+        if (finding.samples.size() < m_options.max_samples) finding.samples.push_back(sample);
+      }
+    }
+    finding.wall_share = best.periodic_fraction;
+    if (finding.log10_p <= std::log10(m_options.alpha)) out.push_back(std::move(finding));
+  }
+  return out;
 }
 
 }  // namespace gapscan::detect

@@ -43,8 +43,8 @@ Finding make_finding(const catalog::Suspect& suspect, int rank, const RunResults
   out.logged_durations = f.logged_durations;
   if (f.periodic) {
     const detect::PeriodicDetail& d = *f.periodic;
-    out.periodic = Finding::Periodic{d.phase_ns / 1e6, d.jitter_ns / 1e6,    d.on_beat_share,     d.onsets,
-                                     d.beats,          d.missing_beat_ratio, d.stall_min_ns / 1e6};
+    out.periodic = Finding::Periodic{d.renewal, d.phase_ns / 1e6, d.jitter_ns / 1e6,    d.on_beat_share,
+                                     d.onsets,  d.beats,          d.missing_beat_ratio, d.stall_min_ns / 1e6};
   }
   if (f.trigger) {
     const detect::TriggerDetail& d = *f.trigger;
@@ -212,6 +212,11 @@ Report build_report(const RunResults& results) {
           {mode.centre_ns / 1e6, mode.lo_ns / 1e6, mode.hi_ns / 1e6, mode.count, mode.expected, mode.log10_p});
     }
     for (const detect::RunFinding& run : stream.runs) out.runs.push_back(make_run(run));
+    if (stream.renewal) {
+      const detect::Renewal& r = *stream.renewal;
+      out.renewal = StreamReport::Renewal{r.period_ns / 1e6, r.jitter_ns / 1e6,    r.periodic_fraction,
+                                          r.beats,           r.missing_beat_ratio, r.log10_p};
+    }
     report.streams.push_back(std::move(out));
   }
 

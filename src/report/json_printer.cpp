@@ -57,7 +57,8 @@ Json finding_json(const Finding& f) {
                     {"evidence", round_to(f.evidence_score, 4)}};
   if (f.periodic) {
     const Finding::Periodic& p = *f.periodic;
-    j["periodic"] = Json{{"period_ms", round_to(f.interval_ms, 5)},
+    j["periodic"] = Json{{"kind", p.renewal ? "renewal" : "locked"},
+                         {"period_ms", round_to(f.interval_ms, 5)},
                          {"phase_ms", round_to(p.phase_ms, 4)},
                          {"jitter_ms", round_to(p.jitter_ms, 4)},
                          {"on_beat_share", round_to(p.on_beat_share, 4)},
@@ -198,16 +199,24 @@ std::string render_json(const Report& report) {
     }
     Json stream_runs = Json::array();
     for (const Run& run : stream.runs) stream_runs.push_back(run_json(run));
-    streams.push_back(Json{{"stream", stream.stream},
-                           {"kind", stream.kind},
-                           {"label", stream.label},
-                           {"lines", stream.lines},
-                           {"span_ms", round_to(stream.span_ms, 3)},
-                           {"resolution_ms", stream.resolution_ms},
-                           {"zero_gap_share", round_to(stream.zero_gap_share, 4)},
-                           {"out_of_order", stream.out_of_order},
-                           {"modes", std::move(modes)},
-                           {"runs", std::move(stream_runs)}});
+    streams.push_back(
+        Json{{"stream", stream.stream},
+             {"kind", stream.kind},
+             {"label", stream.label},
+             {"lines", stream.lines},
+             {"span_ms", round_to(stream.span_ms, 3)},
+             {"resolution_ms", stream.resolution_ms},
+             {"zero_gap_share", round_to(stream.zero_gap_share, 4)},
+             {"out_of_order", stream.out_of_order},
+             {"modes", std::move(modes)},
+             {"runs", std::move(stream_runs)},
+             {"renewal", stream.renewal ? Json{{"period_ms", round_to(stream.renewal->period_ms, 5)},
+                                               {"jitter_ms", round_to(stream.renewal->jitter_ms, 4)},
+                                               {"periodic_fraction", round_to(stream.renewal->periodic_fraction, 4)},
+                                               {"beats", stream.renewal->beats},
+                                               {"missing_beat_ratio", round_to(stream.renewal->missing_beat_ratio, 4)},
+                                               {"log10_p", round_to(stream.renewal->log10_p, 2)}}
+                                        : Json()}});
   }
   root["streams"] = std::move(streams);
 

@@ -45,7 +45,16 @@ void list(std::string& out, std::string_view heading, const std::vector<std::str
 void print_finding(std::string& out, const Finding& f) {
   out += fmt::format("#{}  {}\n", f.rank, f.title);
   out += fmt::format("    {} · confidence {:.2f} · {}\n", f.likely ? "likely" : "possible", f.confidence, f.cause);
-  if (f.periodic) {
+  if (f.periodic && f.periodic->renewal) {
+    const Finding::Periodic& p = *f.periodic;
+    out += fmt::format("    {:<11}{} (a loop: its lines recur every {} ± {}, with no fixed phase)\n", "Period",
+                       duration(f.interval_ms), duration(f.interval_ms), duration(p.jitter_ms));
+    out += fmt::format(
+        "    {:<11}{} lines on chains one period apart in {} stream{} ({} of the best stream's lines; "
+        "{} of the steps skip a beat) (PERIODIC, renewal)\n",
+        "Seen", count(f.gaps), count(f.requests), f.requests == 1 ? "" : "s", percent(p.on_beat_share),
+        percent(p.missing_beat_ratio));
+  } else if (f.periodic) {
     const Finding::Periodic& p = *f.periodic;
     out += fmt::format("    {:<11}{} (beat at {} into each period, jitter {})\n", "Period", duration(f.interval_ms),
                        duration(p.phase_ms), duration(p.jitter_ms));
@@ -110,6 +119,9 @@ void print_finding(std::string& out, const Finding& f) {
     strength += p_value(f.log10_p_pooled) +
                 fmt::format(" that other streams stall around these lines more than at {} moments spread over the log",
                             count(f.trigger->null_draws));
+  else if (f.log10_p_pooled < 0 && f.periodic && f.periodic->renewal)
+    strength += p_value(f.log10_p_pooled) +
+                " that the differences between lines pile up at 1, 2 and 3 periods (pair-difference comb)";
   else if (f.log10_p_pooled < 0 && f.periodic)
     strength += p_value(f.log10_p_pooled) + " that the stall ends keep this clock (blocked Hotelling test)";
   else if (f.log10_p_pooled < 0)

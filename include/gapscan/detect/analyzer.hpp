@@ -25,6 +25,7 @@ struct AnalyzerOptions {
   std::size_t quantisation_gaps = 4096;  ///< gaps sampled (by line hash) for the pooled lattice test
   double stall_min_ns = 5e6;             ///< a gap this long or longer is a stall (its end is tested for a clock)
   std::size_t stall_sample = 16384;      ///< stall ends sampled (by line hash) for the periodicity test
+  std::size_t renewal_min_lines = 200;   ///< streams with fewer lines are not tested for a loop
   std::vector<TriggerSpec> triggers;     ///< lines that may start a stall (catalog and --trigger)
   TriggerOptions trigger_options;
 };
@@ -55,6 +56,7 @@ class Analyzer {
   void scan_stream(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary);
   std::vector<Finding> periodic_findings();
   std::vector<Finding> trigger_findings();
+  std::vector<Finding> renewal_findings();
   void tag_lattice_modes(DetectionResult& result, const std::vector<double>& gaps) const;
 
   AnalyzerOptions m_options;
@@ -72,6 +74,7 @@ class Analyzer {
     stats::GapSample sample;
   };
   static constexpr std::size_t k_stall_examples = 256;
+  static constexpr std::size_t k_max_renewals = 4096;
   std::vector<Stall> m_stalls;
   std::uint64_t m_stall_threshold = UINT64_MAX;
   std::vector<StallExample> m_stall_examples;
@@ -81,6 +84,13 @@ class Analyzer {
   std::uint64_t m_lattice_threshold = UINT64_MAX;                  // hashes at or above it are not kept
   std::vector<std::unique_ptr<Cluster>> m_clusters;
   TriggerAligner m_triggers;
+  struct RenewalHit {
+    Renewal renewal;
+    std::string stream;
+    std::vector<stats::GapSample> samples;  ///< consecutive lines of the loop's period
+  };
+  std::vector<RenewalHit> m_renewals;
+  std::uint64_t m_renewal_tested = 0;
   DetectionSummary m_summary;
 };
 

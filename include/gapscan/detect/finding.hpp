@@ -3,6 +3,7 @@
 // the report need. Plain data.
 
 #include <gapscan/detect/quantisation.hpp>
+#include <gapscan/detect/renewal.hpp>
 #include <gapscan/detect/triggers.hpp>
 #include <gapscan/stats/gap_pool.hpp>
 
@@ -35,6 +36,7 @@ enum class ValueKind {
 
 /// For a periodic finding: how the stall ends keep time.
 struct PeriodicDetail {
+  bool renewal = false;      ///< a loop found from pair differences (no phase); else clock-locked
   double phase_ns = 0;       ///< the beat, modulo the period
   double jitter_ns = 0;      ///< sd of the on-beat stall ends around the beat
   double on_beat_share = 0;  ///< of the stall ends (after merging bursts)
@@ -156,6 +158,7 @@ struct StreamDetections {
   std::uint64_t out_of_order = 0;
   std::vector<StreamMode> modes;
   std::vector<RunFinding> runs;
+  std::optional<Renewal> renewal;  ///< a loop among the stream's lines (pair differences)
   double best_log10_p = 0;
 };
 

@@ -81,6 +81,7 @@ struct Finding {
 
   /// For a periodic finding (shape PERIODIC): how the stall ends keep time.
   struct Periodic {
+    bool renewal = false;  ///< a loop found from pair differences (no phase); else clock-locked
     double phase_ms = 0;
     double jitter_ms = 0;
     double on_beat_share = 0;
@@ -189,6 +190,15 @@ struct StreamReport {
   std::uint64_t out_of_order = 0;
   std::vector<StreamMode> modes;
   std::vector<Run> runs;
+  struct Renewal {
+    double period_ms = 0;
+    double jitter_ms = 0;
+    double periodic_fraction = 0;
+    std::uint64_t beats = 0;
+    double missing_beat_ratio = 0;
+    double log10_p = 0;
+  };
+  std::optional<Renewal> renewal;  ///< a loop among the stream's lines
 };
 
 struct Input {
