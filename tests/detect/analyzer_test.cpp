@@ -183,3 +183,32 @@ TEST_CASE("Stamps cut to the second do not keep a 1 s clock", "[detect][analyzer
     CHECK(finding.shape != Shape::periodic);
   }
 }
+
+TEST_CASE("A poller's loop among request lines is a renewal finding", "[detect][analyzer][renewal]") {
+  // A 100 ms poll loop whose work takes 0-15 ms (no clock, no tight gap mode), among three
+  // times as many request lines.
+  Random random(47);
+  std::vector<double> times;
+  for (double t = 0; t < 120e9; t += 100e6 + random.uniform() * 15e6) times.push_back(t);
+  for (double t = 0; t < 120e9;) {
+    t += -std::log(1 - random.uniform()) / 27 * 1e9;
+    times.push_back(t);
+  }
+  std::sort(times.begin(), times.end());
+  std::vector<double> gaps;
+  for (std::size_t i = 1; i < times.size(); ++i) gaps.push_back(std::max(1000.0, times[i] - times[i - 1]));
+  Analyzer analyzer;
+  feed_input(analyzer, gaps, 1000, 6);
+  const DetectionResult result = analyzer.finish();
+  const Finding* renewal = nullptr;
+  for (const Finding& finding : result.findings) {
+    INFO(finding.centre_ns << " " << to_string(finding.shape));
+    if (finding.periodic && finding.periodic->renewal) renewal = &finding;
+  }
+  REQUIRE(renewal != nullptr);
+  CHECK(renewal->centre_ns == Approx(107.5e6).epsilon(0.03));
+  CHECK(renewal->requests == 1);
+  REQUIRE_FALSE(result.streams.empty());
+  REQUIRE(result.streams.front().renewal.has_value());
+  CHECK(result.streams.front().renewal->periodic_fraction > 0.1);
+}
