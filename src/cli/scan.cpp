@@ -57,9 +57,29 @@ struct DerivedStreams {
   }
 };
 
+/// Process streams: a record whose group is a request id and whose line names the process or
+/// thread that wrote it also joins that process's stream (always on: only such lines cost).
+struct ProcessStreams {
+  std::set<std::string, std::less<>> processes;
+  std::string key;
+  static constexpr std::size_t k_max_processes = 4096;
+
+  void add(stream::StreamTable& streams, const parse::Record& record, std::string_view text,
+           const LineLocation& location) {
+    if (record.process.empty() || record.group.empty() || record.process == record.group) return;
+    if (processes.size() >= k_max_processes && processes.find(record.process) == processes.end()) return;
+    processes.emplace(record.process);
+    key.assign(1, detect::k_derived_key).append("P").append(record.process);
+    parse::Record derived = record;
+    derived.group = key;
+    streams.add(derived, text, location);
+  }
+};
+
 struct Pipeline {
   parse::LineAccount lines;
   DerivedStreams* derived = nullptr;
+  ProcessStreams* processes = nullptr;
   stream::StreamTable* streams = nullptr;
   detect::DurationAnalyzer* durations = nullptr;
   std::shared_ptr<const std::vector<parse::FormatInfo>> user_formats;
@@ -79,6 +99,7 @@ report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Enco
                    [&](const parse::Record& record, std::string_view text, const LineLocation& location) {
                      pipeline.streams->add(record, text, location);
                      if (pipeline.derived != nullptr) pipeline.derived->add(*pipeline.streams, record, text, location);
+                     pipeline.processes->add(*pipeline.streams, record, text, location);
                      if (record.duration >= 0) {
                        // Durations are grouped by an explicit --group-by (a field or regex): a
                        // request id would make a group of one.
@@ -159,7 +180,9 @@ Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
   detect::DurationAnalyzer durations;
   DerivedStreams derived;
   Pipeline pipeline;
+  ProcessStreams processes;
   pipeline.derived = config.derived_streams ? &derived : nullptr;
+  pipeline.processes = &processes;
   pipeline.streams = &streams;
   pipeline.durations = &durations;
   pipeline.user_formats = *user_formats;
@@ -203,7 +226,7 @@ Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
   results.runs = std::move(detection.runs);
   results.quantisation = std::move(detection.quantisation);
   results.streams = std::move(detection.streams);
-  results.derived_streams = derived.templates.size() + derived.log_inputs.size();
+  results.derived_streams = derived.templates.size() + derived.log_inputs.size() + processes.processes.size();
   results.templates = std::move(derived.templates);
   results.grouping = &streams.stats();
   results.lines = &pipeline.lines;

@@ -201,7 +201,9 @@ void Analyzer::add(const stream::StreamWindow& window) {
 void Analyzer::scan_stream(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary) {
   StreamDetections detections;
   if (!primary) {
-    detections.kind = window.key.size() > 1 && window.key[1] == 'T' ? "template" : "log";
+    const char tag = window.key.size() > 1 ? window.key[1] : 'L';
+    detections.kind = tag == 'T' ? "template" : tag == 'P' ? "process" : "log";
+    if (tag == 'P') detections.stream = std::string(window.key.substr(2, 64));
     if (detections.kind == "template") {
       detections.template_hash = std::strtoull(std::string(window.key.substr(2)).c_str(), nullptr, 16);
     }

@@ -10,10 +10,10 @@
 namespace gapscan::detect {
 namespace {
 
-constexpr double k_bin = 0.0025;   // ln units
+constexpr double k_bin = 0.0025;                          // ln units
 constexpr std::array<double, 2> k_scales = {0.02, 0.06};  // half-widths of a tooth, ln units
 constexpr int k_teeth = 3;
-constexpr int k_cells = 12;        // reference cells on each side of a tooth
+constexpr int k_cells = 12;  // reference cells on each side of a tooth
 constexpr double k_max_pairs = 4e6;
 
 }  // namespace
@@ -129,9 +129,10 @@ std::optional<Renewal> find_renewal(const std::vector<TimeNs>& times, const Rene
       }
     }
     const double candidates = std::max(1.0, (top - std::log(p_min)) / (2 * w));
-    best.log10_p = best.z > 0 ? std::min(0.0, std::log10(std::max(1e-300, student_t_upper_tail(best.z, 2 * k_cells - 2))) +
-                                                  std::log10(candidates * static_cast<double>(k_scales.size())))
-                              : 0.0;
+    best.log10_p = best.z > 0
+                       ? std::min(0.0, std::log10(std::max(1e-300, student_t_upper_tail(best.z, 2 * k_cells - 2))) +
+                                           std::log10(candidates * static_cast<double>(k_scales.size())))
+                       : 0.0;
     return best;
   };
   Scan best;

@@ -199,6 +199,8 @@ Report build_report(const RunResults& results) {
     if (stream.kind == "template") {
       const auto it = results.templates.find(stream.template_hash);
       out.label = it != results.templates.end() ? it->second : std::string();
+    } else if (stream.kind == "process") {
+      out.label = stream.stream;
     } else if (stream.kind == "log" || stream.kind == "input") {
       out.label = results.sources->name(stream.input);
     }

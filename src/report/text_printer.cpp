@@ -242,7 +242,7 @@ std::string render_text(const Report& report) {
         std::log10(static_cast<double>(std::max<std::uint64_t>(1, report.analysis.derived_windows_tested)));
     std::vector<const StreamReport*> shown;
     for (const StreamReport& stream : report.streams) {
-      if (stream.kind != "template" && stream.kind != "log") continue;
+      if (stream.kind != "template" && stream.kind != "log" && stream.kind != "process") continue;
       // Modes below 0.1 ms are lines written in one burst, not waits.
       if (stream.modes.empty() || stream.modes.front().centre_ms < 0.1 ||
           stream.modes.front().log10_p + log10_tested > -2) {
@@ -251,13 +251,15 @@ std::string render_text(const Report& report) {
       if (shown.size() < 3) shown.push_back(&stream);
     }
     if (!shown.empty()) {
-      out += "Regular gaps between the lines of one message template or of a whole input\n";
+      out += "Regular gaps between the lines of one message template, process or whole input\n";
       for (const StreamReport* stream : shown) {
         const StreamMode& mode = stream->modes.front();
         out += fmt::format("  {} gaps of {} ({}–{}) of {} lines in {} \"{}\"; {}\n", count(mode.count),
                            duration(mode.centre_ms), duration(mode.lo_ms), duration(mode.hi_ms), count(stream->lines),
-                           stream->kind == "template" ? "template" : "input", stream->label.substr(0, 100),
-                           p_value(mode.log10_p + log10_tested));
+                           stream->kind == "template"  ? "template"
+                           : stream->kind == "process" ? "process"
+                                                       : "input",
+                           stream->label.substr(0, 100), p_value(mode.log10_p + log10_tested));
       }
       out += "\n";
     }
@@ -291,7 +293,7 @@ std::string render_text(const Report& report) {
       fmt::format("Analysis   {} streams ({} windows, {} with a request id, {} tested on their own); {} gaps",
                   count(a.streams), count(a.windows), count(a.keyed_windows), count(a.windows_tested), count(a.gaps));
   if (a.derived_streams > 0) {
-    out += fmt::format(" (beside them {} message-template and whole-input streams, {} tested)",
+    out += fmt::format(" (beside them {} message-template, process and whole-input streams, {} tested)",
                        count(a.derived_streams), count(a.derived_windows_tested));
   }
   if (a.zero_gaps > 0) out += fmt::format(", {} zero", count(a.zero_gaps));

@@ -6,10 +6,12 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <vector>
 
 using gapscan::testing::gapscan_command;
 using gapscan::testing::Random;
@@ -165,4 +167,57 @@ TEST_CASE("With --derived-streams a statement on a timer across requests is foun
   CHECK(json["analysis"]["derived_streams"].get<int>() >= 2);
   const auto without = nlohmann::json::parse(plain.out);
   CHECK(without["analysis"]["derived_streams"] == 0);
+}
+
+TEST_CASE("A wait between requests shows in the stream of the thread that serves them", "[e2e][detect]") {
+  // Three worker threads serve requests one after another; before each request a worker waits
+  // 44 ms for its pooled connection. No request shows that wait (it lies between requests),
+  // the thread's own stream does.
+  const std::string path = "gapscan_e2e_process.log";
+  {
+    Random random(9);
+    std::ofstream out(path);
+    std::vector<std::string> lines;
+    std::vector<std::int64_t> times;
+    for (int worker = 0; worker < 3; ++worker) {
+      std::int64_t t = 1000 * worker;
+      for (int request = 0; request < 60; ++request) {
+        t += 44'000 + static_cast<std::int64_t>(100 * random.uniform());
+        std::string id = "r";
+        id += std::to_string(worker);
+        id += '_';
+        id += std::to_string(request);
+        for (int i = 0; i < 5; ++i) {
+          std::string message = "thread=worker-";
+          message += std::to_string(worker);
+          message += " step ";
+          message += std::to_string(i);
+          times.push_back(t);
+          lines.push_back(line(t, id, message));
+          if (i < 4) t += static_cast<std::int64_t>(random.lognormal(2000, 0.8));
+        }
+      }
+    }
+    std::vector<std::size_t> order(lines.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return times[a] < times[b]; });
+    for (std::size_t i : order) out << lines[i];
+  }
+  const auto result = run_command(gapscan_command("--output json " + path));
+  std::remove(path.c_str());
+  REQUIRE(result.exit_code == 0);
+  const auto json = nlohmann::json::parse(result.out);
+  int threads = 0;
+  for (const auto& stream : json["streams"]) {
+    if (stream["kind"] != "process" || stream["modes"].empty()) continue;
+    CHECK(stream["label"].get<std::string>().find("worker-") == 0);
+    CHECK(stream["modes"][0]["centre_ms"].get<double>() == Approx(44.05).margin(0.5));
+    ++threads;
+  }
+  CHECK(threads == 3);
+  CHECK(json["analysis"]["derived_streams"] == 3);
+  for (const auto& stream : json["streams"]) {
+    if (stream["kind"] != "request") continue;
+    for (const auto& mode : stream["modes"]) CHECK(std::abs(mode["centre_ms"].get<double>() - 44) > 2);
+  }
 }

@@ -23,8 +23,9 @@ enum class Shape {
 };
 
 /// Keys of derived streams start with this byte: 'T' + the template hash (the lines of one
-/// message template, across requests) or 'L' + the input id (every line of an input whose
-/// lines belong to requests). Their detections are reported per stream; they do not join the
+/// message template, across requests), 'L' + the input id (every line of an input whose
+/// lines belong to requests) or 'P' + a process or thread key (the lines of one process or
+/// thread, across the requests it served). Their detections are reported per stream; they do not join the
 /// clusters, the pooled test or the samples, which stay per request.
 inline constexpr char k_derived_key = '\x1f';
 
@@ -147,8 +148,8 @@ struct StreamMode {
 
 /// What one stream's own tests found (detection-methods.md §4.8).
 struct StreamDetections {
-  std::string stream;               ///< request id (cut), empty for a whole-input stream; for derived streams the key
-  std::string kind = "request";     ///< request, input (no request ids), template or log (an input's every line)
+  std::string stream;            ///< request id (cut), empty for a whole-input stream; for derived streams the key
+  std::string kind = "request";  ///< request, input (no request ids), template, process or log (an input's every line)
   std::uint64_t template_hash = 0;  ///< for a template stream
   SourceId input = 0;               ///< for an input or log stream
   std::uint64_t lines = 0;

@@ -17,6 +17,8 @@ struct Record {
   DurationNs duration = -1;          ///< a duration the line logs (an access log's request time); -1: none
   std::uint8_t duration_digits = 0;  ///< fraction-of-second digits the duration was written with
   std::string_view group;            ///< request id (or other group key); empty when the line has none
+  std::string_view process;          ///< the process or thread that wrote the line (syslog tag, pid=, thread=), when
+                                     ///< the line also has a request id as its group; empty otherwise
   std::string_view channel;          ///< logger channel or component, when the format has one
   std::string_view level;            ///< severity as written, when the format has one
   std::string_view message;          ///< the message text (for JSON: the raw, still-escaped value)

@@ -269,6 +269,18 @@ class GenericLineParser final : public LineParser {
     m_clock = fresh;
   }
 
+  /// The process or thread of a line whose group is a request id: a syslog tag, a process key
+  /// of the layout, or a pid=, tid= or thread= field.
+  std::string_view process_of(std::string_view line, std::string_view message) {
+    std::string_view process = syslog_tag(message);
+    if (process.empty()) process = process_key(line, message, m_key);
+    for (const std::string_view key : {std::string_view("pid"), std::string_view("tid"), std::string_view("thread")}) {
+      if (!process.empty()) break;
+      process = key_value(line, key);
+    }
+    return process.substr(0, 64);
+  }
+
   ParseStatus parse(std::string_view line, Record& record) override {
     if (line.starts_with("# Time: ")) return parse_slow_log_header(line, record);  // MySQL slow log
     if (line.empty() || is_comment(line)) return ParseStatus::not_this_format;
@@ -284,6 +296,8 @@ class GenericLineParser final : public LineParser {
     record.channel = {};
     record.level = {};
     record.group = request_id(line);
+    record.process = {};
+    if (!record.group.empty()) record.process = process_of(line, record.message);
     if (record.group.empty()) record.group = syslog_tag(record.message);
     if (record.group.empty()) record.group = bracketed_request_id(record.message);
     if (record.group.empty()) record.group = process_key(line, record.message, m_key);
