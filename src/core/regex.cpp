@@ -29,6 +29,17 @@ bool Regex::search(std::string_view text) const {
   return RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), m_impl->re);
 }
 
+bool Regex::find(std::string_view text, std::size_t from, std::size_t& begin, std::size_t& end) const {
+  if (from > text.size()) return false;
+  re2::StringPiece match;
+  if (!m_impl->re.Match(re2::StringPiece(text.data(), text.size()), from, text.size(), RE2::UNANCHORED, &match, 1)) {
+    return false;
+  }
+  begin = static_cast<std::size_t>(match.data() - text.data());
+  end = begin + match.size();
+  return true;
+}
+
 bool Regex::extract(std::string_view text, std::string_view& capture) const {
   re2::StringPiece groups[2];
   const int wanted = m_impl->re.NumberOfCapturingGroups() >= 1 ? 2 : 1;

@@ -78,7 +78,7 @@ std::optional<Renewal> find_renewal(const std::vector<TimeNs>& times, const Rene
     const double cell = (outer - inner) / k_cells;
     const double top = std::min(std::log(p_max), std::log(d_max / k_teeth) - outer);
     Scan best;
-    for (double ln_p = std::log(p_min); ln_p <= top; ln_p += k_bin) {
+    for (double ln_p = std::log(p_min); ln_p <= top; ln_p += w / 2) {  // half a tooth: no loop falls between
       double comb = 0;
       std::array<double, 2 * k_cells> reference{};
       std::array<double, k_teeth> excess{};  // each tooth over its own cells' mean

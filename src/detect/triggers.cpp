@@ -4,7 +4,11 @@
 #include <gapscan/detect/triggers.hpp>
 
 #include <algorithm>
+#include <array>
+#include <cctype>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <map>
@@ -58,19 +62,111 @@ double log_binomial_tail(std::size_t n, std::size_t k, double q) {
   return std::min(0.0, log_sum);
 }
 
+/// The literal strings a pattern matches when it is one (an optional leading (?i), then
+/// alternatives of plain characters and escaped punctuation); false otherwise.
+bool literals_of(std::string_view pattern, std::vector<std::string>& out) {
+  if (pattern.starts_with("(?i)")) pattern.remove_prefix(4);
+  std::vector<std::string> found(1);
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    const char c = pattern[i];
+    if (c == '|') {
+      found.emplace_back();
+    } else if (c == '\\') {
+      if (i + 1 >= pattern.size() || std::isalnum(static_cast<unsigned char>(pattern[i + 1])) != 0) return false;
+      found.back() += pattern[++i];
+    } else if (std::string_view(".^$*+?()[]{}").find(c) != std::string_view::npos) {
+      return false;
+    } else {
+      found.back() += c;
+    }
+  }
+  for (const std::string& literal : found) {
+    if (literal.size() < 3) return false;
+  }
+  out = std::move(found);
+  return true;
+}
+
+/// ASCII lower case of a byte, by table.
+struct FoldTable {
+  std::array<unsigned char, 256> map{};
+  FoldTable() {
+    for (int c = 0; c < 256; ++c)
+      map[static_cast<std::size_t>(c)] = static_cast<unsigned char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+  }
+};
+const FoldTable k_fold;
+
 }  // namespace
+
+/// A literal searched for with ASCII case folded: memchr for its rarest byte (both cases),
+/// then a comparison around it. A superset of the lines its pattern matches, which the pattern
+/// then checks.
+struct TriggerAligner::Literal {
+  std::string lower;
+  std::size_t anchor = 0;  // position of the rarest byte
+  unsigned char anchor_lower = 0, anchor_upper = 0;
+
+  explicit Literal(std::string_view literal) {
+    for (char c : literal) lower += static_cast<char>(k_fold.map[static_cast<unsigned char>(c)]);
+    // Letters by their frequency in English text, commonest first; anything else is rarer.
+    constexpr std::string_view k_common = " etaoinshrdlcumwfgypbvkjxqz";
+    std::size_t best = 0;
+    for (std::size_t k = 0; k < lower.size(); ++k) {
+      const std::size_t rank = k_common.find(lower[k]);
+      const std::size_t score = rank == std::string_view::npos ? k_common.size() : rank;
+      if (score > best || k == 0) {
+        best = score;
+        anchor = k;
+      }
+    }
+    anchor_lower = static_cast<unsigned char>(lower[anchor]);
+    anchor_upper =
+        static_cast<unsigned char>(anchor_lower >= 'a' && anchor_lower <= 'z' ? anchor_lower - 32 : anchor_lower);
+  }
+
+  bool matches_at(const unsigned char* data, std::size_t at) const {
+    for (std::size_t k = 0; k < lower.size(); ++k) {
+      if (k_fold.map[data[at + k]] != static_cast<unsigned char>(lower[k])) return false;
+    }
+    return true;
+  }
+
+  /// Appends the offsets of all occurrences in text[from, end).
+  void find_all(std::string_view text, std::size_t from, std::vector<std::size_t>& hits) const {
+    const auto* data = reinterpret_cast<const unsigned char*>(text.data());
+    const std::size_t n = lower.size();
+    for (const unsigned char byte : {anchor_lower, anchor_upper}) {
+      if (byte == anchor_upper && anchor_upper == anchor_lower) break;
+      std::size_t at = from + anchor;
+      while (at < text.size()) {
+        const void* found = std::memchr(data + at, byte, text.size() - at);
+        if (found == nullptr) break;
+        const auto position = static_cast<std::size_t>(static_cast<const unsigned char*>(found) - data);
+        const std::size_t start = position - anchor;
+        if (start + n <= text.size() && matches_at(data, start)) hits.push_back(start);
+        at = position + 1;
+      }
+    }
+  }
+};
 
 TriggerAligner::TriggerAligner(std::vector<TriggerSpec> specs, TriggerOptions options) : m_options(options) {
   std::string any;
   for (TriggerSpec& spec : specs) {
     auto regex = Regex::compile(spec.pattern, "trigger " + spec.pattern);
     if (!regex) continue;  // patterns are checked where they are loaded
-    if (!any.empty()) any += '|';
-    any += "(?:" + spec.pattern + ")";
+    std::vector<std::string> literals;
+    if (literals_of(spec.pattern, literals)) {
+      for (std::string& literal : literals) m_literals.push_back(std::make_unique<Literal>(literal));
+    } else {
+      if (!any.empty()) any += '|';
+      any += "(?:" + spec.pattern + ")";
+    }
     m_regexes.push_back(std::move(*regex));
     m_specs.push_back(std::move(spec));
   }
-  if (!m_specs.empty()) {
+  if (!any.empty()) {
     auto regex = Regex::compile(any, "triggers");
     if (regex) m_any = std::make_unique<Regex>(std::move(*regex));
   }
@@ -84,26 +180,50 @@ TriggerAligner& TriggerAligner::operator=(TriggerAligner&&) noexcept = default;
 void TriggerAligner::add(const stream::StreamWindow& window, const stats::GapSeries& series) {
   if (m_specs.empty() || window.entries.empty()) return;
 
-  // Trigger lines (kept whatever the stream's hash: they are few).
+  // Trigger lines (kept whatever the stream's hash: they are few). The lines' texts lie back to
+  // back in the window's text, in entry order: literal patterns are searched for over all of
+  // it (memchr for their rarest byte, case folded), the other patterns' alternation once over it
+  // (RE2), and only the lines where something was found are tried pattern by pattern. A match
+  // running from one line into the next is tried on the line where it starts.
   const std::size_t triggers_before = m_triggers.size();
   const std::size_t first = window.window_index > 0 ? 1 : 0;
-  for (std::size_t i = first; i < window.entries.size(); ++i) {
-    const stream::Entry& entry = window.entries[i];
-    const std::string_view text = window.line_text(entry);
-    if (m_any && !m_any->search(text)) continue;
-    for (std::size_t s = 0; s < m_specs.size(); ++s) {
-      if (!m_regexes[s].search(text)) continue;
-      if (m_lines[s]++ >= m_options.max_occurrences) continue;
-      m_triggers.push_back({entry.time, entry.location, window.stream_id, s, std::string(text.substr(0, k_max_text)),
-                            std::string(window.key.substr(0, k_max_name))});
+  if (first < window.entries.size()) {
+    const std::size_t start = window.entries[first].text_offset;
+    std::vector<std::size_t> hits;  // byte offsets of candidate matches
+    for (const auto& literal : m_literals) literal->find_all(window.text, start, hits);
+    if (m_any) {
+      std::size_t from = start, begin = 0, end = 0;
+      while (m_any->find(window.text, from, begin, end)) {
+        hits.push_back(begin);
+        from = std::max(end, begin + 1);
+      }
+    }
+    std::sort(hits.begin(), hits.end());
+    std::size_t i = first, last_checked = SIZE_MAX;
+    for (std::size_t hit : hits) {
+      while (i + 1 < window.entries.size() && window.entries[i + 1].text_offset <= hit) ++i;
+      if (i == last_checked) continue;
+      last_checked = i;
+      const stream::Entry& entry = window.entries[i];
+      const std::string_view text = window.line_text(entry);
+      for (std::size_t s = 0; s < m_specs.size(); ++s) {
+        if (!m_regexes[s].search(text)) continue;
+        if (m_lines[s]++ >= m_options.max_occurrences) continue;
+        m_triggers.push_back({entry.time, entry.location, window.stream_id, s, std::string(text.substr(0, k_max_text)),
+                              std::string(window.key.substr(0, k_max_name))});
+      }
     }
   }
 
   // Gaps are measured against the stream's own median gap: r = g / median. A window with too
   // few gaps to tell what is usual for it takes no part.
   if (series.gaps.size() < m_options.min_gaps) return;
-  std::vector<DurationNs> sorted;
-  sorted.reserve(series.gaps.size());
+  // Streams outside the kept subset take no part, in the reference either (it is a sample of
+  // the same distribution).
+  const std::uint64_t hash = stream_hash(window);
+  if (hash >= m_hash_limit) return;
+  std::vector<DurationNs>& sorted = m_scratch;
+  sorted.clear();
   for (const stats::Gap& gap : series.gaps) sorted.push_back(gap.raw);
   const auto middle = sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2);
   std::nth_element(sorted.begin(), middle, sorted.end());
@@ -127,8 +247,6 @@ void TriggerAligner::add(const stream::StreamWindow& window, const stats::GapSer
     if (own != nullptr) (*own)[bin] += static_cast<double>(gap.raw);
   }
 
-  const std::uint64_t hash = stream_hash(window);
-  if (hash >= m_hash_limit) return;
   const TimeNs first_time = window.entries[series.order.front()].time;
   const TimeNs last_time = window.entries[series.order.back()].time;
   m_spans.push_back({first_time, last_time, hash, window.stream_id});
@@ -154,7 +272,8 @@ void TriggerAligner::add(const stream::StreamWindow& window, const stats::GapSer
 }
 
 void TriggerAligner::prune() {
-  // Halve the streams kept until both lists fit: the same streams lose their spans and stalls.
+  // Halve the streams kept until both lists fit: the same streams lose their spans, stalls and
+  // names.
   while (m_spans.size() > m_options.max_windows || m_stalls.size() > m_options.max_stalls) {
     m_hash_limit = m_hash_limit / 2;
     const std::uint64_t limit = m_hash_limit;
@@ -162,6 +281,11 @@ void TriggerAligner::prune() {
     std::erase_if(m_stalls, [limit](const Stall& stall) { return stall.stream_hash >= limit; });
     if (limit == 0) break;
   }
+  std::vector<std::uint64_t> kept;
+  kept.reserve(m_stalls.size());
+  for (const Stall& stall : m_stalls) kept.push_back(stall.stream_id);
+  std::sort(kept.begin(), kept.end());
+  std::erase_if(m_names, [&](const auto& name) { return !std::binary_search(kept.begin(), kept.end(), name.first); });
 }
 
 std::vector<TriggerFinding> TriggerAligner::finish() {

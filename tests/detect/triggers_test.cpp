@@ -200,3 +200,30 @@ TEST_CASE("Patterns that never occur are not tested and cost no correction", "[d
   REQUIRE(b.size() == 1);
   CHECK(a[0].log10_p == Approx(b[0].log10_p));
 }
+
+TEST_CASE("Trigger patterns: literals with folded case, and regular expressions", "[detect][triggers]") {
+  Random random(11);
+  const double seconds = 60;
+  const std::vector<TimeNs> forks = moments(random, 8, seconds);
+  const std::vector<std::string> patterns = {"(?i)background SAVING started by pid",
+                                             R"(saving start(?:ed|ing) by pid \d+)",
+                                             "Background saving started by pid|never written"};
+  for (const std::string& pattern : patterns) {
+    INFO(pattern);
+    TriggerAligner aligner({{"", pattern, ""}}, TriggerOptions{});
+    Random local(12);
+    for (int w = 0; w < 4; ++w)
+      feed(aligner, worker_key(w), 10 + static_cast<std::uint64_t>(w), worker(local, seconds, forks, 100));
+    feed(aligner, "", 1, server_log(forks, seconds), 1);
+    const auto found = aligner.finish();
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].lines == 8);
+  }
+  // Case matters where the pattern says so.
+  TriggerAligner strict({{"", "background saving started by pid", ""}}, TriggerOptions{});
+  Random local(12);
+  for (int w = 0; w < 4; ++w)
+    feed(strict, worker_key(w), 10 + static_cast<std::uint64_t>(w), worker(local, seconds, forks, 100));
+  feed(strict, "", 1, server_log(forks, seconds), 1);
+  CHECK(strict.finish().empty());
+}

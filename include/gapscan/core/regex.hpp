@@ -20,6 +20,10 @@ class Regex {
   /// True if the pattern matches anywhere in `text` (unanchored search).
   bool search(std::string_view text) const;
 
+  /// Finds the leftmost match in text[from, end): stores its bounds (offsets into `text`)
+  /// and returns true. One call over a buffer of many lines is much cheaper than one per line.
+  bool find(std::string_view text, std::size_t from, std::size_t& begin, std::size_t& end) const;
+
   /// If the pattern matches, stores its first capture group (or the whole match when
   /// the pattern has no group) in `capture` and returns true.
   bool extract(std::string_view text, std::string_view& capture) const;

@@ -33,9 +33,10 @@
 // binomial tail P(Bin(k, 0.05) ≥ #{p_t ≤ 0.05}) (many moderately clear ones). The result is
 // multiplied by the number of patterns that occurred.
 //
-// Memory is bounded: spans and stalls are kept for at most max_windows windows and
-// max_stalls stalls; beyond, a deterministic subset of streams (by the hash of their key)
-// is kept, halved as often as needed.
+// Memory and time are bounded: spans, stalls and the reference are kept for at most
+// max_windows windows and max_stalls stalls (65 536 each); beyond, a deterministic subset of
+// streams (by the hash of their key) is kept, halved as often as needed, and the other
+// streams' windows cost only the search for trigger lines.
 
 #include <gapscan/core/location.hpp>
 #include <gapscan/core/regex.hpp>
@@ -71,8 +72,8 @@ struct TriggerOptions {
   double merge_ns = 1e9;       ///< occurrences closer than this to the previous one are one
   std::size_t null_draws = 20000;
   std::size_t max_occurrences = 4096;  ///< per pattern
-  std::size_t max_windows = std::size_t{1} << 18;
-  std::size_t max_stalls = std::size_t{1} << 18;
+  std::size_t max_windows = std::size_t{1} << 16;
+  std::size_t max_stalls = std::size_t{1} << 16;
   std::size_t examples = 6;
 };
 
@@ -154,7 +155,9 @@ class TriggerAligner {
 
   std::vector<TriggerSpec> m_specs;
   std::vector<Regex> m_regexes;
-  std::unique_ptr<Regex> m_any;  ///< the alternation of all patterns, tried first
+  struct Literal;
+  std::vector<std::unique_ptr<Literal>> m_literals;  ///< for patterns that are literals: searched for first
+  std::unique_ptr<Regex> m_any;                      ///< the alternation of the other patterns
   TriggerOptions m_options;
   std::vector<Span> m_spans;
   std::vector<Stall> m_stalls;
@@ -167,6 +170,7 @@ class TriggerAligner {
       m_trigger_windows;                                   ///< stream id -> its windows with trigger lines
   std::uint64_t m_hash_limit = UINT64_MAX;                 ///< streams whose key hash is at or above it are not kept
   std::unordered_map<std::uint64_t, std::string> m_names;  ///< stream id -> key (cut), for streams with stalls
+  std::vector<DurationNs> m_scratch;
 };
 
 }  // namespace gapscan::detect
