@@ -91,11 +91,11 @@ std::uint64_t seed_of(const std::string& cell, int replicate) {
 /// on the binomial tail.
 double clopper_pearson_upper(int k, int n) {
   if (k >= n) return 1;
-  const auto tail = [&](double p) {  // P(X <= k)
-    double term = std::pow(1 - p, n), sum = term;
-    for (int i = 1; i <= k; ++i) {
-      term *= (static_cast<double>(n - i + 1) / i) * (p / (1 - p));
-      sum += term;
+  const auto tail = [&](double p) {  // P(X <= k), term by term in logs ((1 - p)^n underflows)
+    double sum = 0;
+    for (int i = 0; i <= k; ++i) {
+      sum += std::exp(std::lgamma(n + 1.0) - std::lgamma(i + 1.0) - std::lgamma(n - i + 1.0) + i * std::log(p) +
+                      (n - i) * std::log1p(-p));
     }
     return sum;
   };
