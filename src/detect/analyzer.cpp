@@ -277,8 +277,32 @@ void Analyzer::scan_stream(const stream::StreamWindow& window, const stats::GapS
     detections.modes.push_back(found);
     if (primary) add_mode(window, std::move(members), mode.log10_p, series.gaps.size(), series.span);
   }
+  // Long streams: their own lattice and the clocks their stall ends keep (the pooled tests
+  // cover all streams together; these say which stream it is).
+  if (window.entries.size() >= m_options.long_stream_lines) {
+    std::vector<double> lattice_gaps;
+    std::vector<TimeNs> stall_ends;
+    for (const stats::Gap& gap : series.gaps) {
+      if (gap.raw >= k_lattice_min_gap) lattice_gaps.push_back(static_cast<double>(gap.raw));
+      if (static_cast<double>(gap.raw) < m_options.stall_min_ns) continue;
+      const stream::Entry& after = window.entries[series.order[gap.after]];
+      const double dither = (stats::location_uniform(after.location) - 0.5) * static_cast<double>(series.resolution);
+      stall_ends.push_back(after.time + static_cast<TimeNs>(dither));
+    }
+    QuantisationOptions lattice_options;
+    lattice_options.alpha = m_options.alpha;
+    lattice_options.resolution_ns = static_cast<double>(series.resolution);
+    detections.quantisation = find_quantisation(lattice_gaps, lattice_options);
+    if (detections.quantisation)
+      detections.best_log10_p = std::min(detections.best_log10_p, detections.quantisation->log10_p);
+    PeriodicityOptions clock_options;
+    clock_options.alpha = m_options.alpha;
+    detections.periodicity = find_periodicity(std::move(stall_ends), clock_options);
+    for (const Periodicity& p : detections.periodicity)
+      detections.best_log10_p = std::min(detections.best_log10_p, p.log10_p);
+  }
   // A loop among the stream's lines (renewal), unless a gap mode already shows its period.
-  if (window.entries.size() >= m_options.renewal_min_lines) {
+  if (window.entries.size() >= m_options.long_stream_lines) {
     std::vector<TimeNs> times;
     times.reserve(series.order.size());
     // Dithered by the resolution (stamps cut to the second all differ by whole seconds).
@@ -330,7 +354,10 @@ void Analyzer::scan_stream(const stream::StreamWindow& window, const stats::GapS
       }
     }
   }
-  if (!detections.modes.empty() || !detections.runs.empty() || detections.renewal) keep_stream(std::move(detections));
+  if (!detections.modes.empty() || !detections.runs.empty() || detections.renewal || detections.quantisation ||
+      !detections.periodicity.empty()) {
+    keep_stream(std::move(detections));
+  }
 }
 
 void Analyzer::keep_stream(StreamDetections detections) {

@@ -383,7 +383,7 @@ bool find_duration(std::string_view text, DurationNs& out, std::uint8_t& digits)
     }
     if (unit != 0 && parse_duration(number, unit, out, digits)) return true;
   }
-  // "took 12ms", "took 1.5 s", "completed in 250ms": found from their rarer letters ('k' of
+  // "took 12ms", "took 1.5 s", "completed in 250ms", "[0.060ms]": found from their rarer letters ('k' of
   // took, 'n' of in) with memchr, then checked around.
   const auto number_at = [&](std::size_t value) {
     const std::size_t length = number_length(text.substr(value));
@@ -401,6 +401,15 @@ bool find_duration(std::string_view text, DurationNs& out, std::uint8_t& digits)
     if (n + 1 >= size || text[n + 1] != ' ' || text[n - 1] != 'i' || text[n - 2] != ' ') continue;
     const std::string_view before = text.substr(0, n - 2);
     if ((before.ends_with("ed") || before.ends_with("done")) && number_at(n + 2)) return true;
+  }
+  // MediaWiki's query log: "… select [0.060ms] db1: SELECT …", a number and a unit in brackets.
+  for (std::size_t open = find_from('[', 0); open < size; open = find_from('[', open + 1)) {
+    const std::size_t length = number_length(text.substr(open + 1));
+    if (length == 0) continue;
+    const std::string_view rest = text.substr(open + 1 + length);
+    const bool closed =
+        rest.starts_with("ms]") || rest.starts_with("s]") || rest.starts_with("us]") || rest.starts_with("\xc2\xb5s]");
+    if (closed && number_at(open + 1)) return true;
   }
   return false;
 }

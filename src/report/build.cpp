@@ -179,8 +179,7 @@ Report build_report(const RunResults& results) {
     return out;
   };
   for (const detect::RunFinding& run : results.runs) report.runs.push_back(make_run(run));
-  if (results.quantisation) {
-    const detect::Quantisation& q = *results.quantisation;
+  const auto make_lattice = [](const detect::Quantisation& q) {
     Lattice lattice;
     lattice.base_ms = q.base_ns / 1e6;
     lattice.offset_ms = q.offset_ns / 1e6;
@@ -190,8 +189,9 @@ Report build_report(const RunResults& results) {
     lattice.log10_p = q.log10_p;
     lattice.gaps = q.gaps;
     for (double also : q.also_consistent_ns) lattice.also_consistent_ms.push_back(also / 1e6);
-    report.quantisation = lattice;
-  }
+    return lattice;
+  };
+  if (results.quantisation) report.quantisation = make_lattice(*results.quantisation);
   for (const detect::StreamDetections& stream : results.streams) {
     StreamReport out;
     out.stream = stream.stream;
@@ -214,6 +214,11 @@ Report build_report(const RunResults& results) {
           {mode.centre_ns / 1e6, mode.lo_ns / 1e6, mode.hi_ns / 1e6, mode.count, mode.expected, mode.log10_p});
     }
     for (const detect::RunFinding& run : stream.runs) out.runs.push_back(make_run(run));
+    if (stream.quantisation) out.quantisation = make_lattice(*stream.quantisation);
+    for (const detect::Periodicity& p : stream.periodicity) {
+      out.periodicity.push_back({p.period_ns / 1e6, p.phase_ns / 1e6, p.jitter_ns / 1e6, p.on_beat_share, p.beats,
+                                 p.missing_beat_ratio, p.log10_p});
+    }
     if (stream.renewal) {
       const detect::Renewal& r = *stream.renewal;
       out.renewal = StreamReport::Renewal{r.period_ns / 1e6, r.jitter_ns / 1e6,    r.periodic_fraction,

@@ -162,6 +162,17 @@ Json run_json(const Run& run) {
 
 }  // namespace
 
+Json lattice_json(const Lattice& q) {
+  return Json{{"base_ms", round_to(q.base_ms, 5)},
+              {"offset_ms", round_to(q.offset_ms, 5)},
+              {"coherence", round_to(q.coherence, 4)},
+              {"noise_rel", round_to(q.noise_rel, 4)},
+              {"share", round_to(q.share, 4)},
+              {"log10_p", round_to(q.log10_p, 2)},
+              {"gaps", q.gaps},
+              {"also_consistent_ms", q.also_consistent_ms}};
+}
+
 std::string render_json(const Report& report) {
   Json root;
   root["version"] = k_json_version;
@@ -173,19 +184,7 @@ std::string render_json(const Report& report) {
   Json runs = Json::array();
   for (const Run& run : report.runs) runs.push_back(run_json(run));
   root["runs"] = std::move(runs);
-  if (report.quantisation) {
-    const Lattice& q = *report.quantisation;
-    root["quantisation"] = Json{{"base_ms", round_to(q.base_ms, 5)},
-                                {"offset_ms", round_to(q.offset_ms, 5)},
-                                {"coherence", round_to(q.coherence, 4)},
-                                {"noise_rel", round_to(q.noise_rel, 4)},
-                                {"share", round_to(q.share, 4)},
-                                {"log10_p", round_to(q.log10_p, 2)},
-                                {"gaps", q.gaps},
-                                {"also_consistent_ms", q.also_consistent_ms}};
-  } else {
-    root["quantisation"] = nullptr;
-  }
+  root["quantisation"] = report.quantisation ? lattice_json(*report.quantisation) : Json();
   Json streams = Json::array();
   for (const StreamReport& stream : report.streams) {
     Json modes = Json::array();
@@ -199,6 +198,17 @@ std::string render_json(const Report& report) {
     }
     Json stream_runs = Json::array();
     for (const Run& run : stream.runs) stream_runs.push_back(run_json(run));
+    Json clocks = Json::array();
+    for (const StreamReport::Clock& clock : stream.periodicity) {
+      clocks.push_back(Json{{"kind", "locked"},
+                            {"period_ms", round_to(clock.period_ms, 5)},
+                            {"phase_ms", round_to(clock.phase_ms, 4)},
+                            {"jitter_ms", round_to(clock.jitter_ms, 4)},
+                            {"on_beat_share", round_to(clock.on_beat_share, 4)},
+                            {"beats", clock.beats},
+                            {"missing_beat_ratio", round_to(clock.missing_beat_ratio, 4)},
+                            {"log10_p", round_to(clock.log10_p, 2)}});
+    }
     streams.push_back(
         Json{{"stream", stream.stream},
              {"kind", stream.kind},
@@ -210,6 +220,8 @@ std::string render_json(const Report& report) {
              {"out_of_order", stream.out_of_order},
              {"modes", std::move(modes)},
              {"runs", std::move(stream_runs)},
+             {"periodicity", std::move(clocks)},
+             {"quantisation", stream.quantisation ? lattice_json(*stream.quantisation) : Json()},
              {"renewal", stream.renewal ? Json{{"period_ms", round_to(stream.renewal->period_ms, 5)},
                                                {"jitter_ms", round_to(stream.renewal->jitter_ms, 4)},
                                                {"periodic_fraction", round_to(stream.renewal->periodic_fraction, 4)},

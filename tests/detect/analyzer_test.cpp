@@ -212,3 +212,23 @@ TEST_CASE("A poller's loop among request lines is a renewal finding", "[detect][
   REQUIRE(result.streams.front().renewal.has_value());
   CHECK(result.streams.front().renewal->periodic_fraction > 0.1);
 }
+
+TEST_CASE("A long stream carries its own lattice and clock", "[detect][analyzer]") {
+  // 600 lines of a poller that sleeps 101.1 ms (1-4 periods between lines): the pooled tests
+  // find the lattice and the clock, and so does the stream's own entry.
+  Random random(48);
+  std::vector<double> gaps;
+  for (int i = 0; i < 600; ++i) {
+    const double u = random.uniform();
+    gaps.push_back((u < 0.5 ? 1 : u < 0.8 ? 2 : 3) * 101.1e6 + random.uniform() * 0.2e6);
+  }
+  Analyzer analyzer;
+  feed_input(analyzer, gaps, 1000, 6);
+  const DetectionResult result = analyzer.finish();
+  REQUIRE_FALSE(result.streams.empty());
+  const StreamDetections& stream = result.streams.front();
+  REQUIRE(stream.quantisation.has_value());
+  CHECK(stream.quantisation->base_ns == Approx(101.1e6).epsilon(0.01));
+  REQUIRE_FALSE(stream.periodicity.empty());
+  CHECK(stream.periodicity.front().period_ns == Approx(101.1e6).epsilon(0.01));
+}

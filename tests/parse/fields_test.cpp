@@ -69,8 +69,10 @@ TEST_CASE("Durations a message logs", "[parse][fields]") {
   CHECK(d == 1'500'000'000);
   REQUIRE(found("job finished in 250ms"));
   CHECK(d == 250'000'000);
+  REQUIRE(found(R"(Wikimedia\Rdbms\DatabaseMySQL::select [0.060ms] db1: SELECT page_id FROM page)"));
+  CHECK(d == 60'000);
   for (const char* none : {"duration=forever", "items=12ms", "rtt=12ms", "durable=true", "took a while",
-                           R"({"timeout":5})", "elapsed=12", "durations: none"}) {
+                           R"({"timeout":5})", "elapsed=12", "durations: none", "list [12] ms", "[12ms"}) {
     INFO(none);
     CHECK_FALSE(found(none));
   }

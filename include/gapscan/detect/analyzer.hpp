@@ -25,7 +25,7 @@ struct AnalyzerOptions {
   std::size_t quantisation_gaps = 4096;  ///< gaps sampled (by line hash) for the pooled lattice test
   double stall_min_ns = 5e6;             ///< a gap this long or longer is a stall (its end is tested for a clock)
   std::size_t stall_sample = 16384;      ///< stall ends sampled (by line hash) for the periodicity test
-  std::size_t renewal_min_lines = 500;   ///< streams with fewer lines are not tested for a loop
+  std::size_t long_stream_lines = 500;   ///< streams this long also get their own loop, clock and lattice tests
   std::vector<TriggerSpec> triggers;     ///< lines that may start a stall (catalog and --trigger)
   TriggerOptions trigger_options;
 };

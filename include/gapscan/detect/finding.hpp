@@ -2,6 +2,7 @@
 // A finding: a gap mode that detection judged significant, with everything the catalog and
 // the report need. Plain data.
 
+#include <gapscan/detect/periodicity.hpp>
 #include <gapscan/detect/quantisation.hpp>
 #include <gapscan/detect/renewal.hpp>
 #include <gapscan/detect/triggers.hpp>
@@ -159,7 +160,9 @@ struct StreamDetections {
   std::uint64_t out_of_order = 0;
   std::vector<StreamMode> modes;
   std::vector<RunFinding> runs;
-  std::optional<Renewal> renewal;  ///< a loop among the stream's lines (pair differences)
+  std::optional<Renewal> renewal;            ///< a loop among the stream's lines (pair differences)
+  std::vector<Periodicity> periodicity;      ///< clocks its stall ends keep (long streams)
+  std::optional<Quantisation> quantisation;  ///< a lattice under its gaps (long streams)
   double best_log10_p = 0;
 };
 

@@ -199,6 +199,17 @@ struct StreamReport {
     double log10_p = 0;
   };
   std::optional<Renewal> renewal;  ///< a loop among the stream's lines
+  struct Clock {
+    double period_ms = 0;
+    double phase_ms = 0;
+    double jitter_ms = 0;
+    double on_beat_share = 0;
+    std::uint64_t beats = 0;
+    double missing_beat_ratio = 0;
+    double log10_p = 0;
+  };
+  std::vector<Clock> periodicity;       ///< clocks its stall ends keep (streams of 500+ lines)
+  std::optional<Lattice> quantisation;  ///< a lattice under its gaps (streams of 500+ lines)
 };
 
 struct Input {
