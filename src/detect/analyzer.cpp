@@ -277,6 +277,40 @@ void Analyzer::scan_stream(const stream::StreamWindow& window, const stats::GapS
     detections.modes.push_back(found);
     if (primary) add_mode(window, std::move(members), mode.log10_p, series.gaps.size(), series.span);
   }
+  // A lone long gap (an outlier): the longest gap's distance above the second longest in
+  // ln(gap), D, against the excesses of the next k - 1 longest over the k-th, S (k = n/10, at
+  // least 5). If the log-gaps have an exponential tail (a Pareto tail of the gaps), D and S/(k-1)
+  // estimate the same scale and P(D >= d) = (1 + d/S)^-(k-1); lighter tails (log-normal gaps)
+  // make this conservative.
+  if (series.gaps.size() >= 20) {
+    const std::size_t n = series.gaps.size();
+    const std::size_t k = std::min(n - 1, std::max<std::size_t>(5, n / 10));
+    std::vector<std::uint32_t> longest(n);
+    for (std::uint32_t i = 0; i < n; ++i) longest[i] = i;
+    std::partial_sort(longest.begin(), longest.begin() + static_cast<std::ptrdiff_t>(k + 1), longest.end(),
+                      [&](std::uint32_t a, std::uint32_t b) { return series.gaps[a].value > series.gaps[b].value; });
+    const auto z = [&](std::size_t rank) { return std::log(series.gaps[longest[rank]].value); };
+    const double d = z(0) - z(1);
+    double excess = 0;
+    for (std::size_t r = 1; r < k; ++r) excess += z(r) - z(k);
+    if (d > 0 && excess > 0) {
+      const double log10_p = -static_cast<double>(k - 1) * std::log10(1 + d / excess);
+      if (log10_p <= std::log10(m_options.alpha)) {
+        std::vector<double> values;
+        values.reserve(n);
+        for (const stats::Gap& gap : series.gaps) values.push_back(static_cast<double>(gap.raw));
+        std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(n / 2), values.end());
+        const stats::Gap& gap = series.gaps[longest[0]];
+        const stream::Entry& after = window.entries[series.order[gap.after]];
+        detections.stalls.push_back({{after.location, std::string(window.line_text(after))},
+                                     static_cast<double>(gap.raw),
+                                     static_cast<double>(gap.raw) / std::max(1.0, values[n / 2]),
+                                     log10_p});
+        detections.best_log10_p = std::min(detections.best_log10_p, log10_p);
+      }
+    }
+  }
+
   // Long streams: their own lattice and the clocks their stall ends keep (the pooled tests
   // cover all streams together; these say which stream it is).
   if (window.entries.size() >= m_options.long_stream_lines) {
@@ -355,7 +389,7 @@ void Analyzer::scan_stream(const stream::StreamWindow& window, const stats::GapS
     }
   }
   if (!detections.modes.empty() || !detections.runs.empty() || detections.renewal || detections.quantisation ||
-      !detections.periodicity.empty()) {
+      !detections.periodicity.empty() || !detections.stalls.empty()) {
     keep_stream(std::move(detections));
   }
 }

@@ -214,6 +214,10 @@ Report build_report(const RunResults& results) {
           {mode.centre_ns / 1e6, mode.lo_ns / 1e6, mode.hi_ns / 1e6, mode.count, mode.expected, mode.log10_p});
     }
     for (const detect::RunFinding& run : stream.runs) out.runs.push_back(make_run(run));
+    for (const detect::StreamStall& stall : stream.stalls) {
+      out.stalls.push_back(
+          {make_line(stall.after, *results.sources), stall.gap_ns / 1e6, stall.median_ratio, stall.log10_p});
+    }
     if (stream.quantisation) out.quantisation = make_lattice(*stream.quantisation);
     for (const detect::Periodicity& p : stream.periodicity) {
       out.periodicity.push_back({p.period_ns / 1e6, p.phase_ns / 1e6, p.jitter_ns / 1e6, p.on_beat_share, p.beats,

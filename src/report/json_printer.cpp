@@ -198,6 +198,14 @@ std::string render_json(const Report& report) {
     }
     Json stream_runs = Json::array();
     for (const Run& run : stream.runs) stream_runs.push_back(run_json(run));
+    Json stalls = Json::array();
+    for (const StreamReport::Stall& stall : stream.stalls) {
+      stalls.push_back(Json{{"line", stall.after.where},
+                            {"text", stall.after.text},
+                            {"gap_ms", round_to(stall.gap_ms, 4)},
+                            {"median_ratio", round_to(stall.median_ratio, 2)},
+                            {"log10_p", round_to(stall.log10_p, 2)}});
+    }
     Json clocks = Json::array();
     for (const StreamReport::Clock& clock : stream.periodicity) {
       clocks.push_back(Json{{"kind", "locked"},
@@ -220,6 +228,7 @@ std::string render_json(const Report& report) {
              {"out_of_order", stream.out_of_order},
              {"modes", std::move(modes)},
              {"runs", std::move(stream_runs)},
+             {"stalls", std::move(stalls)},
              {"periodicity", std::move(clocks)},
              {"quantisation", stream.quantisation ? lattice_json(*stream.quantisation) : Json()},
              {"renewal", stream.renewal ? Json{{"period_ms", round_to(stream.renewal->period_ms, 5)},

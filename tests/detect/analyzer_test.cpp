@@ -232,3 +232,35 @@ TEST_CASE("A long stream carries its own lattice and clock", "[detect][analyzer]
   REQUIRE_FALSE(stream.periodicity.empty());
   CHECK(stream.periodicity.front().period_ns == Approx(101.1e6).epsilon(0.01));
 }
+
+TEST_CASE("A lone long gap is a stream's stall; ordinary tails are not", "[detect][analyzer]") {
+  Random random(49);
+  {
+    std::vector<double> gaps;
+    for (int i = 0; i < 200; ++i) gaps.push_back(random.lognormal(2e6, 0.8));
+    gaps[120] = 900e6;  // one 900 ms stall among ~2 ms gaps
+    Analyzer analyzer;
+    feed_input(analyzer, gaps, 1000, 6);
+    const DetectionResult result = analyzer.finish();
+    REQUIRE_FALSE(result.streams.empty());
+    REQUIRE_FALSE(result.streams.front().stalls.empty());
+    const StreamStall& stall = result.streams.front().stalls.front();
+    CHECK(stall.gap_ns == Approx(900e6).epsilon(0.001));
+    CHECK(stall.log10_p < -3);
+    CHECK(stall.median_ratio > 100);
+  }
+  int flagged = 0;
+  for (int run = 0; run < 300; ++run) {
+    std::vector<double> gaps;
+    for (int i = 0; i < 100; ++i) {
+      // Log-normal, or a log-normal body with a smooth Pareto (Lomax) tail.
+      const bool tail = run % 2 == 1 && random.uniform() < 0.1;
+      gaps.push_back(tail ? 5e6 * (std::pow(std::max(random.uniform(), 1e-12), -1 / 1.2) - 1) + 1000
+                          : random.lognormal(2e6, 1.0));
+    }
+    Analyzer analyzer;
+    feed_input(analyzer, gaps, 1000, 6);
+    for (const StreamDetections& stream : analyzer.finish().streams) flagged += stream.stalls.empty() ? 0 : 1;
+  }
+  CHECK(flagged <= 9);  // 3 % of 300 at alpha = 0.01 (6 when this was written)
+}

@@ -147,6 +147,15 @@ struct StreamMode {
   double log10_p = 0;
 };
 
+/// A lone long gap of one stream (an OUTLIER of detection-methods.md §4.2): how far the longest
+/// gap stands above the second longest, against the stream's own upper tail (log domain).
+struct StreamStall {
+  stats::EvidenceLine after;  ///< the line after the gap
+  double gap_ns = 0;
+  double median_ratio = 0;  ///< gap / the stream's median gap
+  double log10_p = 0;
+};
+
 /// What one stream's own tests found (detection-methods.md §4.8).
 struct StreamDetections {
   std::string stream;            ///< request id (cut), empty for a whole-input stream; for derived streams the key
@@ -160,6 +169,7 @@ struct StreamDetections {
   std::uint64_t out_of_order = 0;
   std::vector<StreamMode> modes;
   std::vector<RunFinding> runs;
+  std::vector<StreamStall> stalls;           ///< a lone long gap (at most one)
   std::optional<Renewal> renewal;            ///< a loop among the stream's lines (pair differences)
   std::vector<Periodicity> periodicity;      ///< clocks its stall ends keep (long streams)
   std::optional<Quantisation> quantisation;  ///< a lattice under its gaps (long streams)

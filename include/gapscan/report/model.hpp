@@ -208,6 +208,13 @@ struct StreamReport {
     double missing_beat_ratio = 0;
     double log10_p = 0;
   };
+  struct Stall {
+    LineRef after;  ///< the line after the gap
+    double gap_ms = 0;
+    double median_ratio = 0;
+    double log10_p = 0;
+  };
+  std::vector<Stall> stalls;            ///< lone long gaps (outliers), longest first
   std::vector<Clock> periodicity;       ///< clocks its stall ends keep (streams of 500+ lines)
   std::optional<Lattice> quantisation;  ///< a lattice under its gaps (streams of 500+ lines)
 };
