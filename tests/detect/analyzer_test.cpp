@@ -233,7 +233,7 @@ TEST_CASE("A long stream carries its own lattice and clock", "[detect][analyzer]
   CHECK(stream.periodicity.front().period_ns == Approx(101.1e6).epsilon(0.01));
 }
 
-TEST_CASE("A lone long gap is a stream's stall; ordinary tails are not", "[detect][analyzer]") {
+TEST_CASE("A lone long gap is a stream's stall, ordinary tails are not", "[detect][analyzer]") {
   Random random(49);
   {
     std::vector<double> gaps;
