@@ -44,7 +44,7 @@ po::options_description scan_description(ScanOptions& options, std::string& outp
        "while reading goes on (the report is the same)")
       ("derived-streams", po::bool_switch(&options.config.derived_streams),
        "also analyse the lines of each message template, and all lines of each input whose lines "
-       "belong to requests (slower: 4-5 times on a large log)")
+       "belong to requests (slower: about 3.5 times on a large log)")
       ("trigger", po::value(&options.config.triggers)->composing(),
        "a regex (RE2) of lines that may start a stall, such as 'GC pause|fork'; gaps of other "
        "streams around them are tested (repeatable; the catalog's triggers are always tested)");

@@ -313,7 +313,12 @@ void Analyzer::scan_stream(const stream::StreamWindow& window, const stats::GapS
 
   // Long streams: their own lattice and the clocks their stall ends keep (the pooled tests
   // cover all streams together; these say which stream it is).
-  if (window.entries.size() >= m_options.long_stream_lines) {
+  // At most k_long_stream_tests streams, on their first window, and not the derived streams:
+  // the lattice scan costs O(frequencies × 512), so the longest gap it uses is capped at 50
+  // median gaps.
+  if (primary && window.window_index == 0 && window.entries.size() >= m_options.long_stream_lines &&
+      m_long_streams_tested < k_long_stream_tests) {
+    ++m_long_streams_tested;
     std::vector<double> lattice_gaps;
     std::vector<TimeNs> stall_ends;
     for (const stats::Gap& gap : series.gaps) {
@@ -323,9 +328,23 @@ void Analyzer::scan_stream(const stream::StreamWindow& window, const stats::GapS
       const double dither = (stats::location_uniform(after.location) - 0.5) * static_cast<double>(series.resolution);
       stall_ends.push_back(after.time + static_cast<TimeNs>(dither));
     }
+    // At most quantisation_gaps of them, evenly spaced (as the pooled test's sample).
+    if (lattice_gaps.size() > m_options.quantisation_gaps) {
+      std::vector<double> sample;
+      sample.reserve(m_options.quantisation_gaps);
+      const double stride = static_cast<double>(lattice_gaps.size()) / static_cast<double>(m_options.quantisation_gaps);
+      for (std::size_t k = 0; k < m_options.quantisation_gaps; ++k)
+        sample.push_back(lattice_gaps[static_cast<std::size_t>(static_cast<double>(k) * stride)]);
+      lattice_gaps = std::move(sample);
+    }
     QuantisationOptions lattice_options;
     lattice_options.alpha = m_options.alpha;
     lattice_options.resolution_ns = static_cast<double>(series.resolution);
+    if (!lattice_gaps.empty()) {
+      std::vector<double> sorted = lattice_gaps;
+      std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2), sorted.end());
+      lattice_options.max_gap_ns = std::min(lattice_options.max_gap_ns, 50 * sorted[sorted.size() / 2]);
+    }
     detections.quantisation = find_quantisation(lattice_gaps, lattice_options);
     if (detections.quantisation)
       detections.best_log10_p = std::min(detections.best_log10_p, detections.quantisation->log10_p);

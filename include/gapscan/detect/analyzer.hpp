@@ -75,6 +75,8 @@ class Analyzer {
   };
   static constexpr std::size_t k_stall_examples = 256;
   static constexpr std::size_t k_max_renewals = 4096;
+  static constexpr std::size_t k_long_stream_tests = 16;  ///< streams given their own lattice and clock tests
+  std::size_t m_long_streams_tested = 0;
   std::vector<Stall> m_stalls;
   std::uint64_t m_stall_threshold = UINT64_MAX;
   std::vector<StallExample> m_stall_examples;
