@@ -740,6 +740,8 @@ std::vector<Finding> Analyzer::trigger_findings() {
     finding.gaps = found.stall_ns.size();
     finding.requests = found.streams_stalled;
     for (double stall : found.stall_ns) finding.member_time_ns += stall;
+    finding.requests_span_ns = found.stalled_span_ns;
+    finding.wall_share = found.stalled_span_ns > 0 ? std::min(1.0, finding.member_time_ns / found.stalled_span_ns) : 0;
     finding.log10_p = finding.log10_p_pooled = found.log10_p;
     TriggerDetail detail;
     detail.cause = spec.cause;

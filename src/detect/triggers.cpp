@@ -476,8 +476,12 @@ std::vector<TriggerFinding> TriggerAligner::finish() {
       }
     }
     std::sort(stalled_streams.begin(), stalled_streams.end());
-    finding.streams_stalled =
-        static_cast<std::size_t>(std::unique(stalled_streams.begin(), stalled_streams.end()) - stalled_streams.begin());
+    stalled_streams.erase(std::unique(stalled_streams.begin(), stalled_streams.end()), stalled_streams.end());
+    finding.streams_stalled = stalled_streams.size();
+    for (const Span& span : m_spans) {
+      if (std::binary_search(stalled_streams.begin(), stalled_streams.end(), span.stream_id))
+        finding.stalled_span_ns += static_cast<double>(span.last - span.first);
+    }
     std::stable_sort(occurrences.begin(), occurrences.end(),
                      [](const TriggerOccurrence& a, const TriggerOccurrence& b) { return a.log10_p < b.log10_p; });
     for (TriggerOccurrence& occurrence : occurrences) {

@@ -75,8 +75,9 @@ void print_finding(std::string& out, const Finding& f) {
         "Trigger", t.meaning.empty() ? "lines matching " + t.pattern : t.meaning, count(t.aligned),
         count(t.occurrences), t.occurrences == 1 ? "" : "s", t.aligned == 1 ? "it" : "them", count(t.lines),
         t.lines == 1 ? "" : "s");
-    out += fmt::format("    {:<11}{} stalled stream{} around those lines (other requests, workers or inputs)\n", "Seen",
-                       count(f.requests), f.requests == 1 ? "" : "s");
+    out += fmt::format(
+        "    {:<11}{} stalled stream{} around those lines (other requests, workers or inputs); {} of their wall time\n",
+        "Seen", count(f.requests), f.requests == 1 ? "" : "s", percent(f.wall_share));
   } else if (f.values == "durations") {
     out += fmt::format("    {:<11}{} (80 % of the durations in {}–{})\n", "Duration", duration(f.interval_ms),
                        duration(f.interval_lo_ms), duration(f.interval_hi_ms));
@@ -266,10 +267,13 @@ std::string render_text(const Report& report) {
   }
   if (report.quantisation) {
     const Lattice& q = *report.quantisation;
+    // A quarter of any gaps fall within an eighth of a step by chance: a share not far above it
+    // is a weak lattice (significant over many gaps, but most gaps are not on it).
     out += fmt::format(
-        "Quantisation: gaps fall on a {} lattice (offset {}): coherence {:.2f}, {} of {} sampled gaps within an "
-        "eighth of a step; {}\n\n",
-        duration(q.base_ms), duration(q.offset_ms), q.coherence, percent(q.share), count(q.gaps), p_value(q.log10_p));
+        "Quantisation: gaps fall on a {}{} lattice (offset {}): coherence {:.2f}, {} of {} sampled gaps within an "
+        "eighth of a step (25 % by chance); {}\n\n",
+        q.share < 0.5 ? "weak " : "", duration(q.base_ms), duration(q.offset_ms), q.coherence, percent(q.share),
+        count(q.gaps), p_value(q.log10_p));
   }
 
   const LineSummary& lines = report.lines;

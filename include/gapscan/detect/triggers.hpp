@@ -107,6 +107,7 @@ struct TriggerFinding {
   std::size_t aligned = 0;          ///< occurrences with p_t <= 0.05
   std::size_t streams_stalled = 0;  ///< distinct streams with a stall around an aligned occurrence
   std::vector<double> stall_ns;     ///< the longest covering stall of each aligned occurrence's streams
+  double stalled_span_ns = 0;       ///< the wall time of the streams that stalled (their windows' spans)
   double log10_p = 0;               ///< Fisher over occurrences, times the patterns tested
   std::size_t null_draws = 0;
   std::vector<TriggerOccurrence> examples;  ///< aligned occurrences, most significant first
