@@ -136,8 +136,9 @@ struct TriggerAligner::Literal {
   void find_all(std::string_view text, std::size_t from, std::vector<std::size_t>& hits) const {
     const auto* data = reinterpret_cast<const unsigned char*>(text.data());
     const std::size_t n = lower.size();
-    for (const unsigned char byte : {anchor_lower, anchor_upper}) {
-      if (byte == anchor_upper && anchor_upper == anchor_lower) break;
+    const std::size_t variants = anchor_upper == anchor_lower ? 1 : 2;
+    for (std::size_t v = 0; v < variants; ++v) {
+      const unsigned char byte = v == 0 ? anchor_lower : anchor_upper;
       std::size_t at = from + anchor;
       while (at < text.size()) {
         const void* found = std::memchr(data + at, byte, text.size() - at);

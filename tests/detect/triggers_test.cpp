@@ -205,9 +205,9 @@ TEST_CASE("Trigger patterns: literals with folded case, and regular expressions"
   Random random(11);
   const double seconds = 60;
   const std::vector<TimeNs> forks = moments(random, 8, seconds);
-  const std::vector<std::string> patterns = {"(?i)background SAVING started by pid",
-                                             R"(saving start(?:ed|ing) by pid \d+)",
-                                             "Background saving started by pid|never written"};
+  const std::vector<std::string> patterns = {
+      "(?i)background SAVING started by pid", R"(saving start(?:ed|ing) by pid \d+)",
+      "Background saving started by pid|never written", "by pid 4242"};  // a literal whose rarest byte is a digit
   for (const std::string& pattern : patterns) {
     INFO(pattern);
     TriggerAligner aligner({{"", pattern, ""}}, TriggerOptions{});
