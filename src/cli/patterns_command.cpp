@@ -36,7 +36,10 @@ int patterns_command(const std::vector<std::string>& args) {
       for (const catalog::DelayWindow& delay : cause.delays) {
         values += fmt::format("{}{:g} ms", values.empty() ? "" : ", ", delay.value_ms);
       }
-      text += fmt::format("{:<38} {}\n{:<38} {}\n", cause.id, cause.title, "", values);
+      text += fmt::format("{:<38} {}\n", cause.id, cause.title);
+      if (!values.empty()) text += fmt::format("{:<38} {}\n", "", values);
+      for (const catalog::TriggerPattern& trigger : cause.triggers)
+        text += fmt::format("{:<38} stalls around lines matching {}\n", "", trigger.pattern);
     }
   }
   write_stdout(text);

@@ -74,6 +74,10 @@ TEST_CASE("A broken catalog folder is reported with file and line, exit 2", "[e2
   CHECK(scan.exit_code == 2);
   CHECK(scan.out.find(dir + "/broken.toml:2:11:") != std::string::npos);
   CHECK(run_command(gapscan_command("patterns check")).out.find("built-in: ") == 0);
+  const auto list = run_command(gapscan_command("patterns list")).out;
+  CHECK(list.find("fork_page_table_copy") != std::string::npos);
+  CHECK(list.find("stalls around lines matching (?i)Background saving started by pid") != std::string::npos);
+  CHECK(list.find("44 ms") != std::string::npos);
 }
 
 TEST_CASE("A closed output pipe ends the run quietly", "[e2e][cli]") {
