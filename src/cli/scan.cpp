@@ -67,8 +67,11 @@ struct ProcessStreams {
   void add(stream::StreamTable& streams, const parse::Record& record, std::string_view text,
            const LineLocation& location) {
     if (record.process.empty() || record.group.empty() || record.process == record.group) return;
-    if (processes.size() >= k_max_processes && processes.find(record.process) == processes.end()) return;
-    processes.emplace(record.process);
+    // Per line: look the process up first, so that a known one costs no allocation.
+    if (processes.find(record.process) == processes.end()) {
+      if (processes.size() >= k_max_processes) return;
+      processes.emplace(record.process);
+    }
     key.assign(1, detect::k_derived_key).append("P").append(record.process);
     parse::Record derived = record;
     derived.group = key;

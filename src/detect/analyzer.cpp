@@ -159,8 +159,7 @@ void Analyzer::add(const stream::StreamWindow& window) {
     if (hash < m_stall_threshold) {
       // Dithered by the timestamps' resolution (as the gaps are): stamps cut to the second would
       // otherwise all keep a 1 s clock.
-      const double dither = (stats::location_uniform(after.location) - 0.5) * static_cast<double>(series.resolution);
-      m_stalls.push_back({hash, after.time + static_cast<TimeNs>(dither), gap.raw});
+      m_stalls.push_back({hash, stats::dithered_time(after, series.resolution), gap.raw});
       if (m_stalls.size() >= 2 * m_options.stall_sample) {
         const auto keep = static_cast<std::ptrdiff_t>(m_options.stall_sample);
         std::nth_element(m_stalls.begin(), m_stalls.begin() + keep, m_stalls.end(),
@@ -324,9 +323,7 @@ void Analyzer::scan_stream(const stream::StreamWindow& window, const stats::GapS
     for (const stats::Gap& gap : series.gaps) {
       if (gap.raw >= k_lattice_min_gap) lattice_gaps.push_back(static_cast<double>(gap.raw));
       if (static_cast<double>(gap.raw) < m_options.stall_min_ns) continue;
-      const stream::Entry& after = window.entries[series.order[gap.after]];
-      const double dither = (stats::location_uniform(after.location) - 0.5) * static_cast<double>(series.resolution);
-      stall_ends.push_back(after.time + static_cast<TimeNs>(dither));
+      stall_ends.push_back(stats::dithered_time(window.entries[series.order[gap.after]], series.resolution));
     }
     // At most quantisation_gaps of them, evenly spaced (as the pooled test's sample).
     if (lattice_gaps.size() > m_options.quantisation_gaps) {
@@ -359,11 +356,8 @@ void Analyzer::scan_stream(const stream::StreamWindow& window, const stats::GapS
     std::vector<TimeNs> times;
     times.reserve(series.order.size());
     // Dithered by the resolution (stamps cut to the second all differ by whole seconds).
-    for (std::uint32_t index : series.order) {
-      const stream::Entry& entry = window.entries[index];
-      const double dither = (stats::location_uniform(entry.location) - 0.5) * static_cast<double>(series.resolution);
-      times.push_back(entry.time + static_cast<TimeNs>(dither));
-    }
+    for (std::uint32_t index : series.order)
+      times.push_back(stats::dithered_time(window.entries[index], series.resolution));
     std::sort(times.begin(), times.end());
     RenewalOptions renewal_options;
     renewal_options.alpha = m_options.alpha;

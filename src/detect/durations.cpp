@@ -40,9 +40,9 @@ void DurationAnalyzer::add(std::string_view group_key, DurationNs value, std::ui
   if (hash < group.threshold) {
     // Dequantised like gaps: a value written with d fraction digits is spread over its last
     // digit, so that the logger's rounding does not make modes.
-    double resolution = 1;
+    DurationNs resolution = 1;
     for (int d = digits; d < 9; ++d) resolution *= 10;
-    const double spread = static_cast<double>(value) + (stats::location_uniform(where) - 0.5) * resolution;
+    const double spread = static_cast<double>(value) + stats::dither_offset(where, resolution);
     group.values.push_back({hash, value, std::max(1.0, spread)});
     keep_smallest(group.values, group.threshold, m_options.max_values);
   }

@@ -189,6 +189,7 @@ Report build_report(const RunResults& results) {
     lattice.log10_p = q.log10_p;
     lattice.gaps = q.gaps;
     for (double also : q.also_consistent_ns) lattice.also_consistent_ms.push_back(also / 1e6);
+    lattice.weak = q.share < 0.5;
     return lattice;
   };
   if (results.quantisation) report.quantisation = make_lattice(*results.quantisation);

@@ -170,7 +170,8 @@ Json lattice_json(const Lattice& q) {
               {"share", round_to(q.share, 4)},
               {"log10_p", round_to(q.log10_p, 2)},
               {"gaps", q.gaps},
-              {"also_consistent_ms", q.also_consistent_ms}};
+              {"also_consistent_ms", q.also_consistent_ms},
+              {"weak", q.weak}};
 }
 
 std::string render_json(const Report& report) {

@@ -267,13 +267,11 @@ std::string render_text(const Report& report) {
   }
   if (report.quantisation) {
     const Lattice& q = *report.quantisation;
-    // A quarter of any gaps fall within an eighth of a step by chance: a share not far above it
-    // is a weak lattice (significant over many gaps, but most gaps are not on it).
     out += fmt::format(
         "Quantisation: gaps fall on a {}{} lattice (offset {}): coherence {:.2f}, {} of {} sampled gaps within an "
         "eighth of a step (25 % by chance); {}\n\n",
-        q.share < 0.5 ? "weak " : "", duration(q.base_ms), duration(q.offset_ms), q.coherence, percent(q.share),
-        count(q.gaps), p_value(q.log10_p));
+        q.weak ? "weak " : "", duration(q.base_ms), duration(q.offset_ms), q.coherence, percent(q.share), count(q.gaps),
+        p_value(q.log10_p));
   }
 
   const LineSummary& lines = report.lines;

@@ -72,7 +72,6 @@ GapSeries build_gap_series(const stream::StreamWindow& window) {
   series.resolution = n >= 16 ? std::max(decimal, nominal) : nominal;
 
   series.gaps.reserve(n - 1);
-  const double resolution = static_cast<double>(series.resolution);
   std::size_t segment = 0;
   for (std::size_t s = 0; s + 1 < starts.size(); ++s) {
     series.span += entries[series.order[starts[s + 1] - 1]].time - entries[series.order[starts[s]]].time;
@@ -91,8 +90,7 @@ GapSeries build_gap_series(const stream::StreamWindow& window) {
     }
     Gap gap;
     gap.raw = raw;
-    gap.value = static_cast<double>(raw);
-    if (series.resolution > 1) gap.value += (location_uniform(current.location) - 0.5) * resolution;
+    gap.value = static_cast<double>(raw) + dither_offset(current.location, series.resolution);
     gap.after = static_cast<std::uint32_t>(i);
     series.gaps.push_back(gap);
   }

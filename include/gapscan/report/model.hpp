@@ -169,6 +169,9 @@ struct Lattice {
   double log10_p = 0;
   std::uint64_t gaps = 0;
   std::vector<double> also_consistent_ms;
+  /// Fewer than half of the gaps on it: a quarter fall within an eighth of a step by chance,
+  /// so the lattice is significant over many gaps but most gaps are not on it.
+  bool weak = false;
 };
 
 struct StreamMode {

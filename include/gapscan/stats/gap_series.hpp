@@ -43,6 +43,18 @@ GapSeries build_gap_series(const stream::StreamWindow& window);
 /// A deterministic value in [0, 1) from a line location (splitmix64); used for
 /// dequantisation and for reproducible sampling.
 double location_uniform(const LineLocation& location);
+
+/// The offset within ±resolution/2 by which a line's time is dithered (deterministic, from its
+/// location): the same one that dequantises the gap ending at that line (Gap::value), so that
+/// stamps cut to the second or millisecond do not look like ticks of a clock.
+inline double dither_offset(const LineLocation& location, DurationNs resolution) {
+  return resolution > 1 ? (location_uniform(location) - 0.5) * static_cast<double>(resolution) : 0.0;
+}
+
+/// The entry's time moved by its dither_offset.
+inline TimeNs dithered_time(const stream::Entry& entry, DurationNs resolution) {
+  return entry.time + static_cast<TimeNs>(dither_offset(entry.location, resolution));
+}
 std::uint64_t location_hash(const LineLocation& location);
 
 }  // namespace gapscan::stats
