@@ -9,6 +9,8 @@
 # saving started by pid N". Writes:
 #   client.log.gz   the workers' log (WMF Monolog line format, UTC, microseconds), gzip -9
 #   redis.log       Redis's own log (loglevel notice, UTC, milliseconds)
+# With --min-fork-ms it first grows the dataset until a fork takes that long where it runs; with
+# --truth it also writes what Redis measured of each fork during the workload.
 # Only the redis-server and php processes started here are stopped, by pid.
 set -euo pipefail
 
@@ -22,15 +24,25 @@ usage: $prog [options]
 
 Options:
   -o, --out DIR        where to write client.log.gz and redis.log (default: $script_dir)
-      --keys N         keys loaded with DEBUG POPULATE N key 100 (default: 6000000,
-                       about 1 GB of RSS, forks of about 20 ms; --quick: 1000000)
-      --seconds S      how long the client workers run (default: 60; --quick: 16)
+      --keys N         keys loaded with DEBUG POPULATE N key B (default: 6000000,
+                       about 1 GB of RSS, forks of about 20 ms; --quick: 400000)
+      --value-bytes B  size of each loaded value (default: 100; --quick: 1000: the same RSS
+                       in fewer keys, so that each save ends sooner)
+      --seconds S      how long the client workers run (default: 60; --quick: 40)
   -w, --workers W      concurrent PHP worker processes (default: 3; --quick: 3)
       --every S        seconds between BGSAVE commands; a BGSAVE is only sent when none is
                        in progress (default: 3; --quick: 2)
       --seed S         workload seed (default: 20261130)
   -p, --port P         first TCP port to try for redis-server (default: 26379)
-      --quick          small run (about 20 s in total) for tests
+      --min-fork-ms MS before the workload, grow the dataset (in at most five steps) until a
+                       test BGSAVE's fork takes at least 1.3 x MS ms by Redis's own measure
+                       (latest_fork_usec), so that the workload's forks, which vary by about
+                       +-40 %, take MS or more; exits with status 3 and the reason
+                       when the memory available here cannot hold that dataset (default: 0)
+      --truth FILE     write what Redis measured of each fork during the workload, one line
+                       per fork: unix time (ms) and fork time (ms), tab-separated, after a
+                       header; and the keys, RSS and worker count as comments
+      --quick          small run (40 s of workload) for tests
   -h, --help           show this help
 EOF
 }
@@ -46,12 +58,15 @@ note() {
 
 out_dir=$script_dir
 keys=
+value_bytes=
 seconds=
 workers=
 every=
 seed=20261130
 port=26379
 quick=0
+min_fork_ms=0
+truth_file=
 
 need_value() {
     [[ $# -ge 2 && -n $2 ]] || die "option $1 needs a value (see --help)"
@@ -61,11 +76,14 @@ while [[ $# -gt 0 ]]; do
     case $1 in
         -o | --out) need_value "$@"; out_dir=$2; shift 2 ;;
         --keys) need_value "$@"; keys=$2; shift 2 ;;
+        --value-bytes) need_value "$@"; value_bytes=$2; shift 2 ;;
         --seconds) need_value "$@"; seconds=$2; shift 2 ;;
         -w | --workers) need_value "$@"; workers=$2; shift 2 ;;
         --every) need_value "$@"; every=$2; shift 2 ;;
         --seed) need_value "$@"; seed=$2; shift 2 ;;
         -p | --port) need_value "$@"; port=$2; shift 2 ;;
+        --min-fork-ms) need_value "$@"; min_fork_ms=$2; shift 2 ;;
+        --truth) need_value "$@"; truth_file=$2; shift 2 ;;
         --quick) quick=1; shift ;;
         -h | --help) usage; exit 0 ;;
         *) usage >&2; die "unknown argument '$1'" ;;
@@ -73,18 +91,20 @@ while [[ $# -gt 0 ]]; do
 done
 
 if [[ $quick -eq 1 ]]; then
-    : "${keys:=1000000}" "${seconds:=16}" "${workers:=3}" "${every:=2}"
+    : "${keys:=400000}" "${value_bytes:=1000}" "${seconds:=40}" "${workers:=3}" "${every:=2}"
 else
-    : "${keys:=6000000}" "${seconds:=60}" "${workers:=3}" "${every:=3}"
+    : "${keys:=6000000}" "${value_bytes:=100}" "${seconds:=60}" "${workers:=3}" "${every:=3}"
 fi
 
 if ! [[ $keys =~ ^[1-9][0-9]{0,9}$ ]] || ((keys < 5)); then
     die "--keys must be an integer >= 5, got '$keys'"
 fi
+[[ $value_bytes =~ ^[1-9][0-9]{0,5}$ ]] || die "--value-bytes must be an integer from 1 to 999999, got '$value_bytes'"
 [[ $seconds =~ ^[1-9][0-9]{0,5}$ ]] || die "--seconds must be a positive integer, got '$seconds'"
 [[ $workers =~ ^[1-9][0-9]{0,2}$ ]] || die "--workers must be an integer from 1 to 999, got '$workers'"
 [[ $every =~ ^[1-9][0-9]{0,5}$ ]] || die "--every must be a positive integer, got '$every'"
 [[ $seed =~ ^[0-9]{1,12}$ ]] || die "--seed must be a non-negative integer, got '$seed'"
+[[ $min_fork_ms =~ ^[0-9]{1,4}$ ]] || die "--min-fork-ms must be an integer from 0 to 9999, got '$min_fork_ms'"
 if ! [[ $port =~ ^[0-9]{1,5}$ ]] || ((port < 1024 || port > 65000)); then
     die "--port must be between 1024 and 65000, got '$port'"
 fi
@@ -102,6 +122,10 @@ command -v gzip >/dev/null 2>&1 || die "gzip not found in PATH (Debian: apt-get 
 
 mkdir -p -- "$out_dir"
 out_dir=$(cd -- "$out_dir" && pwd)
+if [[ -n $truth_file ]]; then
+    mkdir -p -- "$(dirname -- "$truth_file")"
+    truth_file=$(cd -- "$(dirname -- "$truth_file")" && pwd)/$(basename -- "$truth_file")
+fi
 
 redis_pid=
 worker_pids=()
@@ -244,6 +268,62 @@ wait_bgsave() {
     done
 }
 
+# kB of memory available for new allocations (MemAvailable).
+mem_available_kb() {
+    awk '$1 == "MemAvailable:" { print $2; exit }' /proc/meminfo
+}
+
+# Sends one BGSAVE and prints the fork time Redis measured, in ms (integer). The save child is
+# then stopped with SIGUSR1, the signal Redis itself uses to end a child it no longer needs
+# (not counted as a failed save), so a probe costs the fork, not the writing of the dump.
+probe_fork_ms() {
+    local reply child
+    reply=$(rcli BGSAVE 2>&1) || true
+    [[ $reply == "Background saving started" ]] || die "test BGSAVE refused: $reply"
+    for child in $(ps -o pid= --ppid "$redis_pid" 2>/dev/null); do
+        kill -USR1 "$child" 2>/dev/null || true
+    done
+    wait_bgsave 600
+    awk -v u="$(info_field stats latest_fork_usec)" 'BEGIN { printf "%d", u / 1000 }'
+}
+
+# Grows the dataset until a fork takes at least --min-fork-ms here. Fork time grows with the
+# RSS (the parent copies its page tables), so the keys needed are estimated from the measured
+# time per key, with a margin for the spread between forks (about 2x here). Stops with status 3
+# when the memory available cannot hold the dataset: the RSS, and the dump in $tmp_dir.
+size_dataset() {
+    local round fork_ms want rss_kb per_key_b need_kb avail_kb
+    for ((round = 0; round < 6; round++)); do
+        fork_ms=$(probe_fork_ms)
+        note "test fork with $keys keys ($(info_field memory used_memory_rss_human)): $fork_ms ms"
+        if ((fork_ms * 10 >= min_fork_ms * 13)); then
+            return 0
+        fi
+        ((round < 5)) || break
+        # Aim at 1.6 times the minimum: forks of one dataset vary by about +-40 %.
+        if ((fork_ms < 1)); then
+            want=$((keys * 4))
+        else
+            want=$(awk -v k="$keys" -v f="$fork_ms" -v m="$min_fork_ms" \
+                'BEGIN { w = k * 1.6 * m / f; if (w > 4 * k) w = 4 * k; printf "%d", w }')
+        fi
+        rss_kb=$(($(info_field memory used_memory_rss) / 1024))
+        per_key_b=$((rss_kb * 1024 / keys + 1))
+        need_kb=$((want * per_key_b / 1024 * 2))
+        avail_kb=$(mem_available_kb)
+        if ((need_kb > avail_kb * 8 / 10)); then
+            printf '%s: error: a fork took %s ms with %s keys; %s keys (about %s MiB of RSS and as much again for the dump) would be needed for %s ms, but only %s MiB are available\n' \
+                "$prog" "$fork_ms" "$keys" "$want" "$((want * per_key_b / 1048576))" "$min_fork_ms" "$((avail_kb / 1024))" >&2
+            exit 3
+        fi
+        reply=$(rcli DEBUG POPULATE "$want" key "$value_bytes" 2>&1) || die "DEBUG POPULATE failed: $reply"
+        [[ $reply == OK ]] || die "DEBUG POPULATE failed: $reply"
+        keys=$(rcli DBSIZE)
+    done
+    printf '%s: error: forks stayed under %s ms (last %s ms with %s keys)\n' "$prog" "$min_fork_ms" "$fork_ms" "$keys" >&2
+    exit 3
+}
+
 workers_running() {
     local pid
     for pid in "${worker_pids[@]}"; do
@@ -253,17 +333,24 @@ workers_running() {
 }
 
 t0=$EPOCHREALTIME
-note "$keys keys, $workers workers for $seconds s, BGSAVE every $every s, seed $seed"
+note "$keys keys of $value_bytes bytes, $workers workers for $seconds s, BGSAVE every $every s, seed $seed"
 start_redis
 note "redis-server $(info_field server redis_version) (pid $redis_pid) on 127.0.0.1:$port, dir $tmp_dir"
 
 populate_start=$EPOCHREALTIME
-reply=$(rcli DEBUG POPULATE "$keys" key 100 2>&1) || die "DEBUG POPULATE failed: $reply"
+reply=$(rcli DEBUG POPULATE "$keys" key "$value_bytes" 2>&1) || die "DEBUG POPULATE failed: $reply"
 [[ $reply == OK ]] || die "DEBUG POPULATE failed: $reply"
 dbsize=$(rcli DBSIZE)
 [[ $dbsize == "$keys" ]] || die "DEBUG POPULATE loaded $dbsize keys, expected $keys"
 rss=$(info_field memory used_memory_rss_human)
 note "loaded $dbsize keys in $(since "$populate_start") s; used_memory_rss $rss"
+if ((min_fork_ms > 0)); then
+    size_dataset
+    rss=$(info_field memory used_memory_rss_human)
+    note "dataset sized: $keys keys, used_memory_rss $rss"
+    # Only the workload's forks go into the latency history and the truth.
+    rcli LATENCY RESET fork >/dev/null
+fi
 
 php_args=(--server="127.0.0.1:$port" --log="$client_log" --keys="$keys" --seconds="$seconds"
     --workers="$workers" --seed="$seed")
@@ -312,6 +399,15 @@ total_forks=$(info_field stats total_forks)
 latest_fork_usec=$(info_field stats latest_fork_usec)
 # Per-second maxima of the fork latency (ms), from Redis's latency monitor.
 fork_ms=$(rcli LATENCY HISTORY fork | awk 'NR % 2 == 0 { printf "%s%s", sep, $1; sep = " " }')
+if [[ -n $truth_file ]]; then
+    {
+        printf '# what Redis measured of the forks during the workload (LATENCY HISTORY fork: per-second maxima)\n'
+        printf '# keys %s, used_memory_rss %s, workers %s, BGSAVEs sent %s, latest_fork_usec %s\n' \
+            "$keys" "$rss" "$workers" "$bgsaves" "$latest_fork_usec"
+        printf 'unix_ms\tfork_ms\n'
+        rcli LATENCY HISTORY fork | awk 'NR % 2 == 1 { t = $1 } NR % 2 == 0 { printf "%.0f\t%s\n", t * 1000, $1 }'
+    } >"$truth_file"
+fi
 stop_redis
 
 lines=$(wc -l <"$client_log")

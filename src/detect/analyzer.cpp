@@ -743,6 +743,7 @@ std::vector<Finding> Analyzer::trigger_findings() {
     detail.meaning = spec.meaning;
     detail.lines = found.lines;
     detail.occurrences = found.occurrences;
+    detail.outside = found.outside;
     detail.aligned = found.aligned;
     detail.null_draws = found.null_draws;
     detail.examples = std::move(found.examples);

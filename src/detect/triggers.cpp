@@ -425,6 +425,12 @@ std::vector<TriggerFinding> TriggerAligner::finish() {
         if (!is_own(span.stream_id) && span.first <= trigger.time && span.last >= trigger.time) ++active_streams;
       }
       occurrence.active = active_streams;
+      // No other stream was writing at that moment (a save before the clients started, say):
+      // nothing could have stalled, so the occurrence cannot be tested either way.
+      if (active_streams == 0) {
+        ++finding.outside;
+        continue;
+      }
       // Stalls overlapping [t - tolerance, t + after], one per stream (the best scoring).
       std::map<std::uint64_t, const Stall*> covering;
       const TimeNs lo = trigger.time - tolerance, hi = trigger.time + after;
@@ -464,6 +470,10 @@ std::vector<TriggerFinding> TriggerAligner::finish() {
       occurrences.push_back(std::move(occurrence));
     }
     finding.occurrences = occurrences.size();
+    if (occurrences.empty()) {
+      begin = end;
+      continue;
+    }
     const double log_fisher = log_chi2_even_upper(fisher, occurrences.size());
     const double log_binomial = log_binomial_tail(occurrences.size(), clear, k_clear);
     finding.log10_p = std::min(0.0, to_log10(std::min(log_fisher, log_binomial)) + std::log10(2.0) + log10_correction);

@@ -53,6 +53,7 @@ Finding make_finding(const catalog::Suspect& suspect, int rank, const RunResults
     trigger.meaning = d.meaning;
     trigger.lines = d.lines;
     trigger.occurrences = d.occurrences;
+    trigger.outside = d.outside;
     trigger.aligned = d.aligned;
     trigger.null_draws = d.null_draws;
     for (const detect::TriggerOccurrence& o : d.examples) {

@@ -101,13 +101,10 @@ Json finding_json(const Finding& f) {
                                  {"stalled_streams", o.stalled},
                                  {"stalls", std::move(stalls)}});
     }
-    j["trigger"] = Json{{"pattern", t.pattern},
-                        {"meaning", t.meaning},
-                        {"lines", t.lines},
-                        {"occurrences", t.occurrences},
-                        {"aligned", t.aligned},
-                        {"null_draws", t.null_draws},
-                        {"examples", std::move(occurrences)}};
+    j["trigger"] = Json{{"pattern", t.pattern},       {"meaning", t.meaning},
+                        {"lines", t.lines},           {"occurrences", t.occurrences},
+                        {"outside", t.outside},       {"aligned", t.aligned},
+                        {"null_draws", t.null_draws}, {"examples", std::move(occurrences)}};
   } else {
     j["trigger"] = nullptr;
   }

@@ -75,6 +75,9 @@ void print_finding(std::string& out, const Finding& f) {
         "Trigger", t.meaning.empty() ? "lines matching " + t.pattern : t.meaning, count(t.aligned),
         count(t.occurrences), t.occurrences == 1 ? "" : "s", t.aligned == 1 ? "it" : "them", count(t.lines),
         t.lines == 1 ? "" : "s");
+    if (t.outside > 0)
+      out += fmt::format("    {:<11}{} more occurrence{} while no other stream wrote lines: not tested\n", "",
+                         count(t.outside), t.outside == 1 ? "" : "s");
     out += fmt::format(
         "    {:<11}{} stalled stream{} around those lines (other requests, workers or inputs); {} of their wall time\n",
         "Seen", count(f.requests), f.requests == 1 ? "" : "s", percent(f.wall_share));

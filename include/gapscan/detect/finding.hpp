@@ -55,7 +55,8 @@ struct TriggerDetail {
   std::string pattern;
   std::string meaning;
   std::size_t lines = 0;        ///< lines matching the pattern
-  std::size_t occurrences = 0;  ///< after merging lines within a second of each other
+  std::size_t occurrences = 0;  ///< after merging lines within a second of each other; tested ones only
+  std::size_t outside = 0;      ///< occurrences while no other stream was active (not tested)
   std::size_t aligned = 0;      ///< occurrences with stalls around them (p <= 0.05 each)
   std::size_t null_draws = 0;
   std::vector<TriggerOccurrence> examples;

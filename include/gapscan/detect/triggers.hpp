@@ -101,8 +101,9 @@ struct TriggerOccurrence {
 
 /// A pattern whose occurrences line up with stalls.
 struct TriggerFinding {
-  std::size_t spec = 0;  ///< index into the specs
-  std::size_t occurrences = 0;
+  std::size_t spec = 0;             ///< index into the specs
+  std::size_t occurrences = 0;      ///< tested: at least one other stream was active at the time
+  std::size_t outside = 0;          ///< occurrences while no other stream was active (not tested)
   std::size_t lines = 0;            ///< matching lines before merging nearby ones
   std::size_t aligned = 0;          ///< occurrences with p_t <= 0.05
   std::size_t streams_stalled = 0;  ///< distinct streams with a stall around an aligned occurrence

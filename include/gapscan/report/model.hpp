@@ -98,6 +98,7 @@ struct Finding {
     std::string meaning;
     std::uint64_t lines = 0;
     std::uint64_t occurrences = 0;
+    std::uint64_t outside = 0;  ///< occurrences while no other stream wrote lines (not tested)
     std::uint64_t aligned = 0;
     std::uint64_t null_draws = 0;
     struct Stalled {
