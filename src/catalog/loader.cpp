@@ -33,20 +33,6 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
-/// "did you mean 'x'?" for the closest of `known`, or empty.
-std::string suggestion(std::string_view word, std::span<const std::string_view> known) {
-  std::string_view best;
-  std::size_t best_distance = 3;
-  for (std::string_view candidate : known) {
-    const std::size_t distance = edit_distance(word, candidate);
-    if (distance < best_distance) {
-      best_distance = distance;
-      best = candidate;
-    }
-  }
-  return best.empty() ? std::string() : fmt::format("did you mean '{}'?", best);
-}
-
 /// Collects diagnostics for one file, each located at a TOML node.
 class FileChecker {
  public:
@@ -154,6 +140,36 @@ class FileChecker {
 
 std::string stem_of(const std::string& name) { return std::filesystem::path(name).stem().string(); }
 
+constexpr std::array<std::string_view, 5> k_scopes = {"before", "after", "around", "request", "file"};
+
+std::optional<EvidencePattern> parse_evidence(FileChecker& check, const toml::table& table) {
+  static constexpr std::array<std::string_view, 4> k_evidence_keys = {"pattern", "scope", "weight", "meaning"};
+  check.check_keys(table, k_evidence_keys, "[[evidence]]");
+  const std::string pattern = check.string(table, "pattern", table);
+  const std::string scope = check.string(table, "scope", table);
+  const double weight = check.number(table, "weight", table).value_or(0.5);
+  const std::string meaning = check.string(table, "meaning", table);
+  const toml::node* pattern_node = table.get("pattern");
+  auto regex = Regex::compile(pattern, pattern_node ? check.where(*pattern_node) : check.where(table));
+  if (!regex) {
+    check.add(regex.error());
+    return std::nullopt;
+  }
+  EvidencePattern evidence{pattern, std::move(*regex), EvidenceScope::around, weight, meaning};
+  const auto known = std::find(k_scopes.begin(), k_scopes.end(), scope);
+  if (known != k_scopes.end()) {
+    evidence.scope = static_cast<EvidenceScope>(known - k_scopes.begin());
+  } else if (!scope.empty()) {
+    check.error(check.where(*table.get("scope")), fmt::format("unknown scope '{}'", scope),
+                suggestion(scope, k_scopes));
+  }
+  if (weight < -1 || weight > 1 || weight == 0) {
+    check.error(check.where(table), "evidence weight must be between -1 and 1 and not 0",
+                "a negative weight is counter-evidence");
+  }
+  return evidence;
+}
+
 }  // namespace
 
 std::optional<Cause> parse_cause(std::string_view text, const std::string& name, std::vector<Diagnostic>& diagnostics) {
@@ -222,39 +238,19 @@ std::optional<Cause> parse_cause(std::string_view text, const std::string& name,
     cause.delays.push_back(std::move(delay));
   }
 
-  static constexpr std::array<std::string_view, 4> k_evidence_keys = {"pattern", "scope", "weight", "meaning"};
-  static constexpr std::array<std::string_view, 3> k_scopes = {"before", "after", "around"};
   for (const toml::table* table : check.tables(root, "evidence")) {
-    check.check_keys(*table, k_evidence_keys, "[[evidence]]");
-    const std::string pattern = check.string(*table, "pattern", *table);
-    const std::string scope = check.string(*table, "scope", *table);
-    const double weight = check.number(*table, "weight", *table).value_or(0.5);
-    const std::string meaning = check.string(*table, "meaning", *table);
-    const toml::node* pattern_node = table->get("pattern");
-    auto regex = Regex::compile(pattern, pattern_node ? check.where(*pattern_node) : check.where(*table));
-    if (!regex) {
-      check.add(regex.error());
-      continue;
-    }
-    EvidencePattern evidence{std::move(*regex), EvidenceScope::around, weight, meaning};
-    if (scope == "before")
-      evidence.scope = EvidenceScope::before;
-    else if (scope == "after")
-      evidence.scope = EvidenceScope::after;
-    else if (scope != "around" && !scope.empty()) {
-      check.error(check.where(*table->get("scope")), fmt::format("unknown scope '{}'", scope),
-                  suggestion(scope, k_scopes));
-    }
-    if (weight < 0 || weight > 1) check.error(check.where(*table), "evidence weight must be between 0 and 1");
-    cause.evidence.push_back(std::move(evidence));
+    if (auto evidence = parse_evidence(check, *table)) cause.evidence.push_back(std::move(*evidence));
   }
 
-  static constexpr std::array<std::string_view, 2> k_trigger_keys = {"pattern", "meaning"};
+  static constexpr std::array<std::string_view, 3> k_trigger_keys = {"pattern", "meaning", "after_ms"};
   for (const toml::table* table : check.tables(root, "trigger")) {
     check.check_keys(*table, k_trigger_keys, "[[trigger]]");
     TriggerPattern trigger;
     trigger.pattern = check.string(*table, "pattern", *table);
     trigger.meaning = check.string(*table, "meaning", *table);
+    trigger.after_ms = check.number(*table, "after_ms", *table, false).value_or(0);
+    if (trigger.after_ms < 0 || trigger.after_ms > 60000)
+      check.error(check.where(*table->get("after_ms")), "after_ms must be between 0 and 60000");
     const toml::node* pattern_node = table->get("pattern");
     auto regex = Regex::compile(trigger.pattern, pattern_node ? check.where(*pattern_node) : check.where(*table));
     if (!regex) {
@@ -301,6 +297,21 @@ std::optional<Cause> parse_cause(std::string_view text, const std::string& name,
   if (check.failed()) return std::nullopt;
   return cause;
 }
+
+std::string suggestion(std::string_view word, std::span<const std::string_view> known) {
+  std::string_view best;
+  std::size_t best_distance = 3;
+  for (std::string_view candidate : known) {
+    const std::size_t distance = edit_distance(word, candidate);
+    if (distance < best_distance) {
+      best_distance = distance;
+      best = candidate;
+    }
+  }
+  return best.empty() ? std::string() : fmt::format("did you mean '{}'?", best);
+}
+
+std::string_view to_string(EvidenceScope scope) { return k_scopes[static_cast<std::size_t>(scope)]; }
 
 namespace {
 

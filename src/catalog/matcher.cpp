@@ -11,12 +11,16 @@
 //                     this delay); late_d allows for scheduling latency on a busy host.
 //                   Windows within 0.02 of the best M are told apart by the smaller |offset|.
 //   shape factor  H = table below (finding shape x cause shapes), the best over e's shapes
-//   evidence      E = 1 - prod_k (1 - weight_k * hits_k / samples), over e's evidence patterns,
-//                     each tested on the lines its scope names around f's example gaps;
-//                     a satellite finding one tick above (d.satellite_ms) counts as one more
-//                     item of weight 0.3
+//   evidence      E = 1 - prod_k (1 - weight_k * hits_k / samples), over e's evidence patterns
+//                     of positive weight, each tested on the lines its scope names around f's
+//                     example gaps (before, after, around, request: the request's other
+//                     lines); a pattern of scope "file" counts as matched in every sample when
+//                     any line read matches it; a satellite finding one tick above
+//                     (d.satellite_ms) counts as one more item of weight 0.3
+//   counter       K = prod_k (1 - |weight_k| * hits_k / samples), over the patterns of negative
+//                     weight (counter-evidence: a line that says it was something else)
 //   significance  S = 1 - exp(-max(0, -log10 p - 2) / 2)   (p = 1e-4 -> 0.63, 1e-6 -> 0.86)
-//   confidence    C = S * M * H * (1 - eps_e + eps_e * E),   eps_e = e.evidence_weight
+//   confidence    C = S * M * H * (1 - eps_e + eps_e * E) * K,   eps_e = e.evidence_weight
 //
 // The cause with the highest C names the finding. When no cause reaches C >= 0.05 the finding
 // is "unknown" with C = 0.5 * S: a real mode whose cause the catalog does not know is never
@@ -29,11 +33,16 @@
 // 0.4 for the others.
 //
 // Stalls around trigger lines (detect/triggers.hpp) are named by the cause whose [[trigger]]
-// pattern they follow, with M = E = 1: C = S * H; patterns given with --trigger are "unknown".
+// pattern they follow, with M = 1 and E from the cause's "file" evidence only (the stalls have
+// no lines of their own; E = 1 when the cause has none): C = S * H * (1 - eps + eps E) * K;
+// patterns given with --trigger are "unknown".
 //
 //   rank score    R = C * (0.5 + 0.5 * min(1, wall_share / 0.3))
 //
-// so that among equally certain suspects the one costing more wall time comes first.
+// Suspects are ranked by tier, then by R: named suspects with C >= 0.6 first, then findings
+// that are not likely but hold at least a quarter of their requests' wall time with S >= 0.5
+// (reported as unexplained delays), then the rest. A user is told first what the catalog can
+// name with confidence, and never loses a delay that costs a quarter of the time.
 
 #include <gapscan/catalog/matcher.hpp>
 
@@ -79,30 +88,67 @@ double shape_factor(detect::Shape finding, const std::vector<std::string>& shape
 
 double significance(double log10_p) { return 1 - std::exp(-std::max(0.0, -log10_p - 2) / 2); }
 
-bool scope_matches(const EvidencePattern& pattern, const stats::GapSample& sample) {
-  if (pattern.scope != EvidenceScope::after) {
-    for (const stats::EvidenceLine& line : sample.before) {
-      if (pattern.regex.search(line.text)) return true;
-    }
+bool any_line(const Regex& regex, const std::vector<stats::EvidenceLine>& lines, std::string* example) {
+  for (const stats::EvidenceLine& line : lines) {
+    if (!regex.search(line.text)) continue;
+    if (example != nullptr && example->empty()) *example = line.text.substr(0, 200);
+    return true;
   }
-  if (pattern.scope != EvidenceScope::before) return pattern.regex.search(sample.after.text);
   return false;
 }
 
-CauseMatch match_cause(const detect::Finding& finding, const Cause& cause, double s) {
-  CauseMatch match;
-  match.cause = &cause;
-  if (finding.trigger) {
-    // Stalls around trigger lines: the cause that owns the pattern is named by it; the stall's
-    // length depends on the system (a fork costs ~10-25 ms per GiB), so no delay window is
-    // compared. Other causes do not explain the alignment.
-    if (finding.trigger->cause != cause.id) return match;
-    match.value_match = 1;
-    match.shape_factor = shape_factor(finding.shape, cause.shapes);
-    match.evidence = 1;
-    match.confidence = s * match.shape_factor;
-    return match;
+bool scope_matches(const EvidencePattern& pattern, const stats::GapSample& sample, std::string* example) {
+  const EvidenceScope scope = pattern.scope;
+  if (scope != EvidenceScope::after && any_line(pattern.regex, sample.before, example)) return true;
+  if (scope != EvidenceScope::before && pattern.regex.search(sample.after.text)) {
+    if (example != nullptr && example->empty()) *example = sample.after.text.substr(0, 200);
+    return true;
   }
+  return scope == EvidenceScope::request && any_line(pattern.regex, sample.context, example);
+}
+
+/// Tests each evidence pattern of `cause` on the finding's samples (or the markers, for scope
+/// "file") and sets match.evidence (E), match.counter (K) and match.hits.
+void weigh_evidence(CauseMatch& match, const detect::Finding& finding, const Cause& cause,
+                    const std::vector<detect::MarkerHit>& markers, bool files_only) {
+  double miss = 1, counter = 1;
+  bool any_positive = false;
+  for (const EvidencePattern& pattern : cause.evidence) {
+    const bool file = pattern.scope == EvidenceScope::file;
+    if (files_only && !file) continue;
+    any_positive |= pattern.weight > 0;
+    EvidenceHit hit{&pattern, 0, file ? 1 : finding.samples.size(), {}};
+    if (file) {
+      for (const detect::MarkerHit& marker : markers) {
+        if (marker.pattern != pattern.pattern) continue;
+        hit.hits = 1;
+        hit.example = marker.first_text;
+      }
+    } else {
+      for (const stats::GapSample& sample : finding.samples) {
+        if (scope_matches(pattern, sample, &hit.example)) ++hit.hits;
+      }
+    }
+    if (hit.samples > 0) {
+      const double share = static_cast<double>(hit.hits) / static_cast<double>(hit.samples);
+      if (pattern.weight > 0)
+        miss *= 1 - pattern.weight * share;
+      else
+        counter *= 1 + pattern.weight * share;
+    }
+    match.hits.push_back(std::move(hit));
+  }
+  match.evidence = files_only && !any_positive ? 1 : 1 - miss;
+  match.counter = counter;
+}
+
+double combine(double s, const CauseMatch& match, double evidence_weight) {
+  return s * match.value_match * match.shape_factor * (1 - evidence_weight + evidence_weight * match.evidence) *
+         match.counter;
+}
+
+/// M for each delay window; the best window is kept in match.delay.
+void fit_delays(CauseMatch& match, const detect::Finding& finding, const Cause& cause) {
   // A loop on a lattice is characterised by its base (the sleep or tick), not by one multiple.
   const bool lattice_value =
       finding.lattice && std::find(cause.shapes.begin(), cause.shapes.end(), "QUANTISED") != cause.shapes.end();
@@ -143,19 +189,27 @@ CauseMatch match_cause(const detect::Finding& finding, const Cause& cause, doubl
       match.offset_ms = fits[i].offset;
     }
   }
-  match.shape_factor = shape_factor(finding.shape, cause.shapes);
-  double miss = 1;
-  for (const EvidencePattern& pattern : cause.evidence) {
-    EvidenceHit hit{&pattern, 0, finding.samples.size()};
-    for (const stats::GapSample& sample : finding.samples) {
-      if (scope_matches(pattern, sample)) ++hit.hits;
-    }
-    if (hit.samples > 0) miss *= 1 - pattern.weight * static_cast<double>(hit.hits) / static_cast<double>(hit.samples);
-    match.hits.push_back(hit);
+}
+
+CauseMatch match_cause(const detect::Finding& finding, const Cause& cause, double s,
+                       const std::vector<detect::MarkerHit>& markers) {
+  CauseMatch match;
+  match.cause = &cause;
+  if (finding.trigger) {
+    // Stalls around trigger lines: the cause that owns the pattern is named by it; the stall's
+    // length depends on the system (a fork costs ~10-25 ms per GiB), so no delay window is
+    // compared. Other causes do not explain the alignment.
+    if (finding.trigger->cause != cause.id) return match;
+    match.value_match = 1;
+    match.shape_factor = shape_factor(finding.shape, cause.shapes);
+    weigh_evidence(match, finding, cause, markers, true);
+    match.confidence = combine(s, match, cause.evidence_weight);
+    return match;
   }
-  match.evidence = 1 - miss;
-  match.confidence =
-      s * match.value_match * match.shape_factor * (1 - cause.evidence_weight + cause.evidence_weight * match.evidence);
+  fit_delays(match, finding, cause);
+  match.shape_factor = shape_factor(finding.shape, cause.shapes);
+  weigh_evidence(match, finding, cause, markers, false);
+  match.confidence = combine(s, match, cause.evidence_weight);
   return match;
 }
 
@@ -163,16 +217,24 @@ double rank_score(double confidence, double wall_share) {
   return confidence * (0.5 + 0.5 * std::min(1.0, wall_share / 0.3));
 }
 
+int tier_of(const Suspect& suspect) {
+  if (suspect.best.cause != nullptr && suspect.confidence >= k_likely_confidence) return 0;
+  if (suspect.finding->wall_share >= k_unexplained_wall_share && suspect.significance >= 0.5) return 1;
+  return 2;
+}
+
 }  // namespace
 
-std::vector<Suspect> rank_suspects(const std::vector<detect::Finding>& findings, const Catalog& catalog) {
+std::vector<Suspect> rank_suspects(const std::vector<detect::Finding>& findings, const Catalog& catalog,
+                                   const std::vector<detect::MarkerHit>& markers) {
   std::vector<Suspect> suspects;
   for (const detect::Finding& finding : findings) {
     Suspect suspect;
     suspect.finding = &finding;
     suspect.significance = significance(finding.log10_p);
     std::vector<CauseMatch> matches;
-    for (const Cause& cause : catalog.causes) matches.push_back(match_cause(finding, cause, suspect.significance));
+    for (const Cause& cause : catalog.causes)
+      matches.push_back(match_cause(finding, cause, suspect.significance, markers));
     std::stable_sort(matches.begin(), matches.end(),
                      [](const CauseMatch& a, const CauseMatch& b) { return a.confidence > b.confidence; });
     if (!matches.empty() && matches.front().confidence >= k_unknown_threshold) {
@@ -208,8 +270,7 @@ std::vector<Suspect> rank_suspects(const std::vector<detect::Finding>& findings,
       suspect.satellite = candidate.finding;
       CauseMatch& best = suspect.best;
       best.evidence = 1 - (1 - best.evidence) * (1 - k_satellite_weight);
-      const double eps = best.cause->evidence_weight;
-      best.confidence = suspect.significance * best.value_match * best.shape_factor * (1 - eps + eps * best.evidence);
+      best.confidence = combine(suspect.significance, best, best.cause->evidence_weight);
       suspect.confidence = best.confidence;
       break;
     }
@@ -218,9 +279,11 @@ std::vector<Suspect> rank_suspects(const std::vector<detect::Finding>& findings,
   for (std::size_t i = 0; i < suspects.size(); ++i) {
     if (folded[i]) continue;
     suspects[i].rank_score = rank_score(suspects[i].confidence, suspects[i].finding->wall_share);
+    suspects[i].tier = tier_of(suspects[i]);
     kept.push_back(std::move(suspects[i]));
   }
   std::stable_sort(kept.begin(), kept.end(), [](const Suspect& a, const Suspect& b) {
+    if (a.tier != b.tier) return a.tier < b.tier;
     if (a.rank_score != b.rank_score) return a.rank_score > b.rank_score;
     return a.finding->centre_ns < b.finding->centre_ns;
   });

@@ -11,10 +11,11 @@
 namespace gapscan::cli {
 
 std::span<const Command> commands() {
-  static constexpr std::array<Command, 5> k_commands = {{
+  static constexpr std::array<Command, 6> k_commands = {{
       {"scan", "find regular gaps in logs and name their likely cause (the default)", scan_command},
       {"events", "print one row per record: line, time in ns, group key, format", events_command},
-      {"patterns", "check or list the cause catalog (patterns/*.toml)", patterns_command},
+      {"causes", "list the causes gapscan knows, or show one in full (gapscan causes ID)", causes_command},
+      {"patterns", "check, test or list the cause catalog files (patterns/*.toml)", patterns_command},
       {"formats", "list the log formats gapscan reads, with a sample line each", formats_command},
       {"help", "show help for gapscan or a command", help_command},
   }};

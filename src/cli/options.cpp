@@ -42,6 +42,8 @@ po::options_description scan_description(ScanOptions& options, std::string& outp
       ("jobs,j", po::value(&options.config.jobs)->default_value(2),
        "threads: 1 reads and analyses on one thread; 2 or more analyse on a second thread "
        "while reading goes on (the report is the same)")
+      ("explain", po::bool_switch(&options.config.explain),
+       "print each suspect's score components (docs/ranking.md) and every evidence pattern tested")
       ("derived-streams", po::bool_switch(&options.config.derived_streams),
        "also analyse the lines of each message template, and all lines of each input whose lines "
        "belong to requests (slower: about 3.5 times on a large log)")
@@ -225,9 +227,9 @@ Expected<PatternsOptions> parse_patterns_options(const std::vector<std::string>&
     return unexpected(usage_error(error.what(), "see gapscan patterns --help"));
   }
   if (options.help) return options;
-  if (words.empty() || (words[0] != "check" && words[0] != "list")) {
-    return unexpected(
-        usage_error("patterns needs an action", "use: gapscan patterns check [DIR] or gapscan patterns list"));
+  if (words.empty() || (words[0] != "check" && words[0] != "list" && words[0] != "test")) {
+    return unexpected(usage_error("patterns needs an action",
+                                  "use: gapscan patterns check|test|list [DIR] (see gapscan patterns --help)"));
   }
   if (words.size() > 2) return unexpected(usage_error("too many arguments", "gapscan patterns check [DIR]"));
   options.action = words[0];
@@ -237,7 +239,48 @@ Expected<PatternsOptions> parse_patterns_options(const std::vector<std::string>&
 
 std::string patterns_usage() {
   return "Usage: gapscan patterns check [DIR]   validate catalog files (default: the built-in catalog)\n"
+         "       gapscan patterns test  [DIR]   run every [[example]] through the whole pipeline: a \"match\"\n"
+         "                                      example must rank its cause first at confidence 0.6 or more,\n"
+         "                                      a \"no-match\" one must never report it at 0.6 or more\n"
          "       gapscan patterns list  [DIR]   list the causes with their delay values\n";
+}
+
+po::options_description causes_description(CausesOptions& options) {
+  po::options_description description("Options");
+  description.add_options()("help,h", po::bool_switch(&options.help), "show this help")(
+      "patterns", po::value(&options.directory), "read the catalog from this folder instead of the built-in one");
+  return description;
+}
+
+Expected<CausesOptions> parse_causes_options(const std::vector<std::string>& args) {
+  CausesOptions options;
+  po::options_description description = causes_description(options);
+  po::options_description hidden;
+  std::vector<std::string> words;
+  hidden.add_options()("word", po::value(&words));
+  po::options_description all;
+  all.add(description).add(hidden);
+  po::positional_options_description positional;
+  positional.add("word", -1);
+  try {
+    po::variables_map values;
+    po::store(po::command_line_parser(args).options(all).positional(positional).run(), values);
+    po::notify(values);
+  } catch (const po::error& error) {
+    return unexpected(usage_error(error.what(), "see gapscan causes --help"));
+  }
+  if (words.size() > 1) return unexpected(usage_error("too many arguments", "gapscan causes [ID]"));
+  if (!words.empty()) options.id = words[0];
+  return options;
+}
+
+std::string causes_usage() {
+  CausesOptions options;
+  std::ostringstream text;
+  text << "Usage: gapscan causes [--patterns DIR]      the causes in the catalog, with their typical values\n"
+          "       gapscan causes ID [--patterns DIR]   one cause in full: delays, evidence, how to confirm, the fix\n\n"
+       << causes_description(options);
+  return text.str();
 }
 
 }  // namespace gapscan::cli

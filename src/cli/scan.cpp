@@ -157,7 +157,16 @@ Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
   detect::AnalyzerOptions analyzer_options;
   for (const catalog::Cause& cause : catalog->causes) {
     for (const catalog::TriggerPattern& trigger : cause.triggers)
-      analyzer_options.triggers.push_back({cause.id, trigger.pattern, trigger.meaning});
+      analyzer_options.triggers.push_back({cause.id, trigger.pattern, trigger.meaning, trigger.after_ms * 1e6});
+  }
+  // Evidence looked for anywhere in the inputs (scope "file"): searched for as markers, once
+  // per distinct pattern.
+  std::set<std::string> markers;
+  for (const catalog::Cause& cause : catalog->causes) {
+    for (const catalog::EvidencePattern& evidence : cause.evidence) {
+      if (evidence.scope == catalog::EvidenceScope::file && markers.insert(evidence.pattern).second)
+        analyzer_options.triggers.push_back({cause.id, evidence.pattern, evidence.meaning, 0, true});
+    }
   }
   for (const std::string& pattern : config.triggers) {
     auto regex = Regex::compile(pattern, "--trigger");
@@ -218,7 +227,8 @@ Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
   if (queue) queue->finish();
   detect::DetectionResult detection = analyzer.finish();
   detect::add_duration_findings(detection, durations.finish());
-  const std::vector<catalog::Suspect> suspects = catalog::rank_suspects(detection.findings, *catalog);
+  const std::vector<catalog::Suspect> suspects =
+      catalog::rank_suspects(detection.findings, *catalog, detection.markers);
 
   for (const Diagnostic& diagnostic : diagnostics) {
     if (diagnostic.severity == Severity::error) exit_code = k_exit_input_error;
@@ -237,7 +247,9 @@ Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
   results.catalog = &*catalog;
   results.inputs = std::move(inputs);
   results.diagnostics = std::move(diagnostics);
-  return report::build_report(results);
+  report::Report report = report::build_report(results);
+  report.explain = config.explain;
+  return report;
 }
 
 }  // namespace gapscan::cli

@@ -604,6 +604,7 @@ DetectionResult Analyzer::finish() {
   }
   for (Finding& periodic : periodic_findings()) findings.push_back(std::move(periodic));
   for (Finding& triggered : trigger_findings()) findings.push_back(std::move(triggered));
+  result.markers = m_triggers.markers();
   for (Finding& renewal : renewal_findings()) {
     // A loop that also keeps a clock is reported once, as the clock.
     bool locked = false;

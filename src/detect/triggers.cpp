@@ -172,6 +172,7 @@ TriggerAligner::TriggerAligner(std::vector<TriggerSpec> specs, TriggerOptions op
     if (regex) m_any = std::make_unique<Regex>(std::move(*regex));
   }
   m_lines.assign(m_specs.size(), 0);
+  m_markers.resize(m_specs.size());
 }
 
 TriggerAligner::~TriggerAligner() = default;
@@ -209,6 +210,11 @@ void TriggerAligner::add(const stream::StreamWindow& window, const stats::GapSer
       const std::string_view text = window.line_text(entry);
       for (std::size_t s = 0; s < m_specs.size(); ++s) {
         if (!m_regexes[s].search(text)) continue;
+        if (m_specs[s].marker) {
+          if (m_lines[s]++ == 0)
+            m_markers[s] = {m_specs[s].pattern, 0, entry.location, std::string(text.substr(0, k_max_text))};
+          continue;
+        }
         if (m_lines[s]++ >= m_options.max_occurrences) continue;
         m_triggers.push_back({entry.time, entry.location, window.stream_id, s, std::string(text.substr(0, k_max_text)),
                               std::string(window.key.substr(0, k_max_name))});
@@ -294,7 +300,6 @@ std::vector<TriggerFinding> TriggerAligner::finish() {
   if (m_specs.empty() || m_triggers.empty() || m_spans.empty()) return out;
 
   const auto tolerance = static_cast<TimeNs>(m_options.tolerance_ns);
-  const auto after = static_cast<TimeNs>(m_options.after_ns);
   TimeNs span_first = m_spans.front().first, span_last = m_spans.front().last;
   for (const Span& span : m_spans) {
     span_first = std::min(span_first, span.first);
@@ -312,13 +317,14 @@ std::vector<TriggerFinding> TriggerAligner::finish() {
     return a.spec != b.spec ? a.spec < b.spec : a.time < b.time;
   });
   std::size_t patterns_tested = 0;
-  for (std::size_t s = 0; s < m_specs.size(); ++s) patterns_tested += m_lines[s] > 0 ? 1 : 0;
+  for (std::size_t s = 0; s < m_specs.size(); ++s) patterns_tested += m_lines[s] > 0 && !m_specs[s].marker ? 1 : 0;
   const double log10_correction = std::log10(static_cast<double>(std::max<std::size_t>(1, patterns_tested)));
   constexpr double k_clear = 0.05;  // an occurrence with p_t at or below this is aligned
 
   std::size_t begin = 0;
   while (begin < m_triggers.size()) {
     const std::size_t spec = m_triggers[begin].spec;
+    const auto after = static_cast<TimeNs>(m_specs[spec].after_ns > 0 ? m_specs[spec].after_ns : m_options.after_ns);
     std::size_t end = begin;
     while (end < m_triggers.size() && m_triggers[end].spec == spec) ++end;
     // The streams that write this pattern's lines take no part in its test.
@@ -506,6 +512,16 @@ std::vector<TriggerFinding> TriggerAligner::finish() {
   std::sort(out.begin(), out.end(),
             [](const TriggerFinding& a, const TriggerFinding& b) { return a.log10_p < b.log10_p; });
   return out;
+}
+
+std::vector<MarkerHit> TriggerAligner::markers() const {
+  std::vector<MarkerHit> hits;
+  for (std::size_t s = 0; s < m_specs.size(); ++s) {
+    if (!m_specs[s].marker || m_lines[s] == 0) continue;
+    hits.push_back(m_markers[s]);
+    hits.back().lines = m_lines[s];
+  }
+  return hits;
 }
 
 }  // namespace gapscan::detect

@@ -9,24 +9,13 @@ LineRef make_line(const stats::EvidenceLine& line, const source::SourceTable& so
   return LineRef{fmt::format("{}:{}", sources.name(line.location.source), line.location.line), line.text};
 }
 
-std::string scope_name(catalog::EvidenceScope scope) {
-  switch (scope) {
-    case catalog::EvidenceScope::before:
-      return "before";
-    case catalog::EvidenceScope::after:
-      return "after";
-    case catalog::EvidenceScope::around:
-      return "around";
-  }
-  return "around";
-}
-
 Finding make_finding(const catalog::Suspect& suspect, int rank, const RunResults& results) {
   const detect::Finding& f = *suspect.finding;
   Finding out;
   out.rank = rank;
   out.confidence = suspect.confidence;
-  out.likely = suspect.confidence >= catalog::k_likely_confidence;
+  out.likely = suspect.tier == 0;
+  out.unexplained = suspect.tier == 1;
   out.rank_score = suspect.rank_score;
   out.interval_ms = f.centre_ns / 1e6;
   out.interval_lo_ms = f.lo_ns / 1e6;
@@ -97,7 +86,7 @@ Finding make_finding(const catalog::Suspect& suspect, int rank, const RunResults
       out.summary =
           "Other streams stop around the lines that match the pattern, more than at other moments of the log.";
     } else {
-      out.title = "Unexplained regular gap";
+      out.title = suspect.tier == 1 ? "Unexplained delay" : "Unexplained regular gap";
       out.summary = "A tight, statistically significant gap mode that matches no cause in the catalog.";
     }
   } else {
@@ -108,6 +97,8 @@ Finding make_finding(const catalog::Suspect& suspect, int rank, const RunResults
     out.value_match = best.value_match;
     out.shape_factor = best.shape_factor;
     out.evidence_score = best.evidence;
+    out.evidence_weight = cause.evidence_weight;
+    out.counter_evidence = best.counter;
     if (best.delay) {
       out.delay_value_ms = best.delay->value_ms;
       out.delay_tolerance_ms = best.delay->tolerance_ms;
@@ -117,8 +108,8 @@ Finding make_finding(const catalog::Suspect& suspect, int rank, const RunResults
       out.implies = best.delay->implies;
     }
     for (const catalog::EvidenceHit& hit : best.hits) {
-      out.evidence.push_back({hit.pattern->regex.pattern(), scope_name(hit.pattern->scope), hit.pattern->meaning,
-                              hit.pattern->weight, hit.hits, hit.samples});
+      out.evidence.push_back({hit.pattern->pattern, std::string(catalog::to_string(hit.pattern->scope)),
+                              hit.pattern->meaning, hit.pattern->weight, hit.hits, hit.samples, hit.example});
     }
     out.confirm = cause.confirm;
     out.fix = cause.fix;
@@ -145,6 +136,7 @@ Report build_report(const RunResults& results) {
   Report report;
   report.tool_version = GAPSCAN_VERSION;
   report.likely_threshold = catalog::k_likely_confidence;
+  report.unexplained_wall_share = catalog::k_unexplained_wall_share;
   int rank = 0;
   for (const catalog::Suspect& suspect : *results.suspects)
     report.findings.push_back(make_finding(suspect, ++rank, results));

@@ -24,6 +24,7 @@ Json finding_json(const Finding& f) {
   j["title"] = f.title;
   j["confidence"] = round_to(f.confidence, 4);
   j["likely"] = f.likely;
+  j["unexplained"] = f.unexplained;
   j["interval_ms"] = round_to(f.interval_ms, 4);
   j["interval_lo_ms"] = round_to(f.interval_lo_ms, 4);
   j["interval_hi_ms"] = round_to(f.interval_hi_ms, 4);
@@ -54,7 +55,9 @@ Json finding_json(const Finding& f) {
   }
   j["match"] = Json{{"value", round_to(f.value_match, 4)},
                     {"shape", round_to(f.shape_factor, 4)},
-                    {"evidence", round_to(f.evidence_score, 4)}};
+                    {"evidence", round_to(f.evidence_score, 4)},
+                    {"evidence_weight", round_to(f.evidence_weight, 4)},
+                    {"counter", round_to(f.counter_evidence, 4)}};
   if (f.periodic) {
     const Finding::Periodic& p = *f.periodic;
     j["periodic"] = Json{{"kind", p.renewal ? "renewal" : "locked"},
@@ -121,7 +124,8 @@ Json finding_json(const Finding& f) {
                             {"meaning", e.meaning},
                             {"weight", e.weight},
                             {"hits", e.hits},
-                            {"samples", e.samples}});
+                            {"samples", e.samples},
+                            {"example", e.example}});
   }
   j["evidence"] = std::move(evidence);
   Json examples = Json::array();

@@ -42,7 +42,29 @@ void list(std::string& out, std::string_view heading, const std::vector<std::str
   }
 }
 
-void print_finding(std::string& out, const Finding& f) {
+/// --explain: the score's components (docs/ranking.md) and every evidence pattern tested.
+void print_explain(std::string& out, const Finding& f) {
+  if (f.cause == "unknown") {
+    out += fmt::format("    {:<11}C {:.2f} = 0.5 × S {:.2f} (no cause in the catalog reaches 0.05)\n", "Score",
+                       f.confidence, f.significance);
+  } else {
+    out += fmt::format(
+        "    {:<11}C {:.2f} = S {:.2f} × M {:.2f} × H {:.2f} × (1 − ε + ε·E) {:.2f} [ε {:.2f}, E {:.2f}] × K {:.2f}\n",
+        "Score", f.confidence, f.significance, f.value_match, f.shape_factor,
+        1 - f.evidence_weight + f.evidence_weight * f.evidence_score, f.evidence_weight, f.evidence_score,
+        f.counter_evidence);
+  }
+  const char* tier = f.likely ? "likely" : f.unexplained ? "unexplained delay" : "other";
+  out += fmt::format("    {:<11}R {:.3f} = C × (0.5 + 0.5 · min(1, wall {} / 30 %)); tier: {}\n", "", f.rank_score,
+                     percent(f.wall_share), tier);
+  for (const EvidenceResult& e : f.evidence) {
+    out += fmt::format("    {:<11}{:+.2f} {:<8} {}/{}  {}\n", "  pattern", e.weight, e.scope, e.hits, e.samples,
+                       e.pattern.substr(0, 90));
+    if (!e.example.empty()) out += fmt::format("    {:<11}           e.g. {}\n", "", e.example.substr(0, 100));
+  }
+}
+
+void print_finding(std::string& out, const Finding& f, bool explain) {
   out += fmt::format("#{}  {}\n", f.rank, f.title);
   out += fmt::format("    {} · confidence {:.2f} · {}\n", f.likely ? "likely" : "possible", f.confidence, f.cause);
   if (f.periodic && f.periodic->renewal) {
@@ -139,13 +161,17 @@ void print_finding(std::string& out, const Finding& f) {
     out += fmt::format("    {:<11}{} (catalog value {} ± {}{})\n", "Matches", f.delay_label,
                        duration(*f.delay_value_ms), duration(*f.delay_tolerance_ms), where);
   }
-  bool first = true;
+  bool first = true, first_against = true;
   for (const EvidenceResult& e : f.evidence) {
     if (e.hits == 0) continue;
-    out += fmt::format("    {:<11}{}: {} of {} example gaps\n", first ? "Evidence" : "", e.meaning, e.hits, e.samples);
-    first = false;
+    const bool against = e.weight < 0;
+    const std::string seen =
+        e.scope == "file" ? std::string("seen in the log") : fmt::format("{} of {} example gaps", e.hits, e.samples);
+    out += fmt::format("    {:<11}{}: {}\n", against ? (first_against ? "Against" : "") : (first ? "Evidence" : ""),
+                       e.meaning, seen);
+    (against ? first_against : first) = false;
   }
-  if (first && !f.evidence.empty())
+  if (first && first_against && !f.evidence.empty())
     out += fmt::format("    {:<11}none of the catalog's evidence patterns matched the lines around the gaps\n",
                        "Evidence");
   if (f.trigger && !f.trigger->examples.empty()) {
@@ -176,6 +202,7 @@ void print_finding(std::string& out, const Finding& f) {
                        duration(example.gap_ms));
     out += fmt::format("      {}  {}\n", example.after.where, example.after.text);
   }
+  if (explain) print_explain(out, f);
   list(out, "Confirm", f.confirm);
   list(out, "Fix", f.fix);
   list(out, "References", f.references);
@@ -196,25 +223,43 @@ std::string render_text(const Report& report) {
   std::size_t likely = 0;
   for (const Finding& f : report.findings) likely += f.likely ? 1 : 0;
 
-  if (likely == 0) {
+  std::size_t unexplained = 0;
+  for (const Finding& f : report.findings) unexplained += f.unexplained ? 1 : 0;
+  // Findings are ranked by tier (likely, unexplained delays, the rest), so the sections below
+  // print the ranks in order.
+  if (likely > 0) {
+    out += fmt::format("Suspected causes, most likely first ({} likely)\n\n", likely);
+    for (const Finding& f : report.findings) {
+      if (f.likely) print_finding(out, f, report.explain);
+    }
+  }
+  if (unexplained > 0) {
+    const std::string share = percent(report.unexplained_wall_share);
+    if (likely > 0)
+      out += fmt::format("Unexplained delays (significant, each {} or more of its requests' wall time)\n\n", share);
+    else
+      out += fmt::format(
+          "No suspected cause reaches confidence {:.1f}, but {} significant delay{} hold{} {} or more of the "
+          "requests' wall time: unexplained\n\n",
+          report.likely_threshold, unexplained, unexplained == 1 ? "" : "s", unexplained == 1 ? "s" : "", share);
+    for (const Finding& f : report.findings) {
+      if (f.unexplained) print_finding(out, f, report.explain);
+    }
+  }
+  if (likely == 0 && unexplained == 0) {
     out += "Nothing characteristic found: no suspected cause reaches confidence " +
            fmt::format("{:.1f}.\n", report.likely_threshold);
     if (report.findings.empty()) {
       out += "No significant gap mode in any request or across requests.\n";
     }
     out += "\n";
-  } else {
-    out += fmt::format("Suspected causes, most likely first ({} likely)\n\n", likely);
-    for (const Finding& f : report.findings) {
-      if (f.likely) print_finding(out, f);
-    }
   }
-  if (likely < report.findings.size()) {
+  if (likely + unexplained < report.findings.size()) {
     out += "Other significant gap modes (below confidence " + fmt::format("{:.1f}", report.likely_threshold) + ")\n";
     out += fmt::format("  {:>4}  {:>12}  {:<9}  {:>9}  {:>8}  {:>6}  {:>10}  {}\n", "rank", "value", "of", "count",
                        "requests", "wall", "confidence", "cause");
     for (const Finding& f : report.findings) {
-      if (f.likely) continue;
+      if (f.likely || f.unexplained) continue;
       const std::string kind = f.periodic                ? "period"
                                : f.trigger               ? "stalls"
                                : f.values == "durations" ? "durations"
@@ -222,6 +267,11 @@ std::string render_text(const Report& report) {
       out +=
           fmt::format("  {:>4}  {:>12}  {:<9}  {:>9}  {:>8}  {:>6}  {:>10.2f}  {}\n", f.rank, duration(f.interval_ms),
                       kind, count(f.gaps), count(f.requests), percent(f.wall_share), f.confidence, f.cause);
+      if (report.explain) {
+        std::string explained;
+        print_explain(explained, f);
+        out += explained;
+      }
     }
     out += "\n";
   }

@@ -10,6 +10,23 @@ EvidenceLine make_line(const stream::StreamWindow& window, const stream::Entry& 
   return EvidenceLine{entry.location, std::string(window.line_text(entry))};
 }
 
+/// The request's other lines for evidence of scope "request": its first and last lines and a few
+/// evenly spaced between, skipping those the sample already holds. Windows without a request
+/// key (a whole input read as one stream) have no request to speak of.
+void add_context(GapSample& sample, const stream::StreamWindow& window, const GapSeries& series, std::uint32_t after) {
+  const std::size_t n = series.order.size();
+  if (window.key.empty() || n == 0) return;
+  const std::size_t wanted = std::min(n, GapSample::k_context_lines);
+  std::size_t previous = SIZE_MAX;
+  for (std::size_t k = 0; k < wanted; ++k) {
+    const std::size_t position = wanted == 1 ? 0 : k * (n - 1) / (wanted - 1);
+    if (position == previous) continue;
+    previous = position;
+    if (position <= after && position + 2 >= after) continue;  // the sample's own lines
+    sample.context.push_back(make_line(window, window.entries[series.order[position]]));
+  }
+}
+
 }  // namespace
 
 GapPool::GapPool()
@@ -69,6 +86,7 @@ void GapPool::add(const stream::StreamWindow& window, const GapSeries& series) {
       if (gap.after >= back) sample.before.push_back(make_line(window, entries[series.order[gap.after - back]]));
     }
     sample.after = make_line(window, after);
+    add_context(sample, window, series, gap.after);
     reservoir.items.push_back(std::move(sample));
     if (reservoir.items.size() >= k_samples_per_bin) {
       reservoir.largest_hash = std::max_element(reservoir.items.begin(), reservoir.items.end(), by_hash)->hash;

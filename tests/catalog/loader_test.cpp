@@ -163,3 +163,42 @@ TEST_CASE("A folder of catalog files loads, and a broken one fails with its diag
   REQUIRE_FALSE(missing);
   CHECK(missing.error().where == "/nonexistent/patterns");
 }
+
+TEST_CASE("Evidence scopes, counter-evidence and trigger windows load and are checked", "[catalog][loader]") {
+  SECTION("request and file scopes, a negative weight") {
+    std::string text = replace(k_valid, "scope = \"before\"", "scope = \"request\"");
+    text = replace(text, "weight = 0.5\nmeaning", "weight = -0.4\nmeaning");
+    std::vector<Diagnostic> diagnostics;
+    const auto cause = parse_cause(text, "patterns/demo.toml", diagnostics);
+    REQUIRE(cause);
+    CHECK(cause->evidence[0].scope == EvidenceScope::request);
+    CHECK(cause->evidence[0].weight == -0.4);
+    CHECK(cause->evidence[0].pattern == "memcached");
+    const auto file =
+        parse_cause(replace(k_valid, "scope = \"before\"", "scope = \"file\""), "patterns/demo.toml", diagnostics);
+    REQUIRE(file);
+    CHECK(file->evidence[0].scope == EvidenceScope::file);
+    CHECK(to_string(EvidenceScope::file) == "file");
+  }
+  SECTION("an unknown scope, a zero or out-of-range weight") {
+    const auto d = errors_of(replace(k_valid, "scope = \"before\"", "scope = \"requets\""));
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].message == "unknown scope 'requets'");
+    CHECK(d[0].hint == "did you mean 'request'?");
+    CHECK(errors_of(replace(k_valid, "weight = 0.5\nmeaning", "weight = 0\nmeaning")).size() == 1);
+    CHECK(errors_of(replace(k_valid, "weight = 0.5\nmeaning", "weight = -1.5\nmeaning")).size() == 1);
+  }
+  SECTION("a trigger's after_ms") {
+    const std::string with_trigger =
+        replace(replace(k_valid, "[\"PER-OP\"]", "[\"ONE-OFF\"]"), "[[evidence]]",
+                "[[trigger]]\npattern = 'Background saving started'\nmeaning = \"a fork\"\nafter_ms = 3000\n\n"
+                "[[evidence]]");
+    std::vector<Diagnostic> diagnostics;
+    const auto cause = parse_cause(with_trigger, "patterns/demo.toml", diagnostics);
+    REQUIRE(cause);
+    CHECK(cause->triggers[0].after_ms == 3000);
+    const auto d = errors_of(replace(with_trigger, "after_ms = 3000", "after_ms = -5"));
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].message == "after_ms must be between 0 and 60000");
+  }
+}

@@ -21,7 +21,7 @@ Catalog demo_catalog() {
     delay.compare_upper = upper;
     delay.satellite_ms = value + 4;
     cause.delays.push_back(delay);
-    if (pattern) cause.evidence.push_back({*Regex::compile(pattern, "test"), EvidenceScope::before, 1.0, "m"});
+    if (pattern) cause.evidence.push_back({pattern, *Regex::compile(pattern, "test"), EvidenceScope::before, 1.0, "m"});
     catalog.causes.push_back(std::move(cause));
   };
   add("delack", 44.0, true, 0.6, "memcached");
@@ -88,4 +88,63 @@ TEST_CASE("A mode far from every catalog value is unknown and never likely", "[c
   REQUIRE(suspects.size() == 1);
   CHECK(suspects[0].best.cause == nullptr);
   CHECK(suspects[0].confidence == Approx(0.5 * suspects[0].significance));
+}
+
+TEST_CASE("Counter-evidence lowers a cause, and file evidence counts in every sample", "[catalog][matcher]") {
+  Catalog catalog = demo_catalog();
+  catalog.causes.pop_back();  // only "delack"
+  Cause& delack = catalog.causes[0];
+  delack.evidence.push_back({"getaddrinfo", *Regex::compile("getaddrinfo", "test"), EvidenceScope::before, -0.5, "m"});
+  const std::vector<detect::Finding> findings = {band(40.8, 42.8, 44.1, 500, "memcached getaddrinfo")};
+  const auto against = rank_suspects(findings, catalog);
+  REQUIRE(against.size() == 1);
+  REQUIRE(against[0].best.cause != nullptr);
+  CHECK(against[0].best.counter == Approx(0.5));
+  CHECK(against[0].best.confidence ==
+        Approx(against[0].significance * against[0].best.value_match * against[0].best.shape_factor * 0.5));
+  CHECK(against[0].confidence < k_likely_confidence);
+
+  Catalog with_file = demo_catalog();
+  with_file.causes[0].evidence.clear();
+  with_file.causes[0].evidence.push_back(
+      {"THP enabled", *Regex::compile("THP enabled", "test"), EvidenceScope::file, 1.0, "m"});
+  const std::vector<detect::Finding> plain = {band(40.8, 42.8, 44.1, 500, "an unrelated line")};
+  CHECK(rank_suspects(plain, with_file)[0].best.evidence == 0);
+  detect::MarkerHit marker;
+  marker.pattern = "THP enabled";
+  marker.lines = 1;
+  marker.first_text = "WARNING THP enabled";
+  const auto found = rank_suspects(plain, with_file, {marker});
+  CHECK(found[0].best.evidence == Approx(1.0));
+  REQUIRE(found[0].best.hits.size() == 1);
+  CHECK(found[0].best.hits[0].example == "WARNING THP enabled");
+}
+
+TEST_CASE("Request evidence is looked for in the request's other lines", "[catalog][matcher]") {
+  Catalog catalog = demo_catalog();
+  catalog.causes[0].evidence.clear();
+  catalog.causes[0].evidence.push_back(
+      {"Set-Cookie", *Regex::compile("Set-Cookie", "test"), EvidenceScope::request, 1.0, "m"});
+  std::vector<detect::Finding> findings = {band(40.8, 42.8, 44.1, 500, "an unrelated line")};
+  CHECK(rank_suspects(findings, catalog)[0].best.evidence == 0);
+  for (stats::GapSample& sample : findings[0].samples) sample.context.push_back({LineLocation{}, "Set-Cookie: x=1"});
+  CHECK(rank_suspects(findings, catalog)[0].best.evidence == Approx(1.0));
+}
+
+TEST_CASE("A likely named suspect ranks before an unexplained one that costs more", "[catalog][matcher]") {
+  const Catalog catalog = demo_catalog();
+  detect::Finding named = band(40.8, 42.8, 44.1, 500, "memcached get(x)");
+  named.wall_share = 0.02;
+  detect::Finding unexplained = band(69.9, 70.0, 70.1, 5000, "memcached");
+  unexplained.wall_share = 0.6;
+  detect::Finding minor = band(129.9, 130.0, 130.1, 50, "x");
+  minor.wall_share = 0.1;
+  const std::vector<detect::Finding> findings = {minor, unexplained, named};
+  const auto suspects = rank_suspects(findings, catalog);
+  REQUIRE(suspects.size() == 3);
+  CHECK(suspects[0].finding->centre_ns == 42.8e6);
+  CHECK(suspects[0].tier == 0);
+  CHECK(suspects[1].finding->centre_ns == 70e6);
+  CHECK(suspects[1].tier == 1);  // a quarter of the wall time or more: an unexplained delay
+  CHECK(suspects[2].tier == 2);
 }

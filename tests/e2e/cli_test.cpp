@@ -15,7 +15,8 @@ TEST_CASE("Version, help and the command table", "[e2e][cli]") {
   CHECK(run_command(gapscan_command("--version")).out == "gapscan 0.1.0\n");
   const auto help = run_command(gapscan_command("--help"));
   CHECK(help.exit_code == 0);
-  CHECK(help.out.find("  patterns   check or list the cause catalog") != std::string::npos);
+  CHECK(help.out.find("  patterns   check, test or list the cause catalog") != std::string::npos);
+  CHECK(help.out.find("  causes     list the causes gapscan knows") != std::string::npos);
   CHECK(run_command(gapscan_command("help scan")).out.find("--output") != std::string::npos);
   CHECK(run_command(gapscan_command("formats")).out.find("mediawiki-line") == 0);
 }
@@ -157,4 +158,38 @@ TEST_CASE("A clock set back is reported, not turned into a gap", "[e2e][cli]") {
   CHECK(json["analysis"]["gaps"] == 58);
   CHECK(json["analysis"]["out_of_order"] == 0);
   CHECK(text_run.out.find("1 clock step back (largest 3628.500 s before " + path + ":31") != std::string::npos);
+}
+
+TEST_CASE("gapscan causes lists the catalog and shows one cause in full", "[e2e][cli]") {
+  const auto list = run_command(gapscan_command("causes"));
+  CHECK(list.exit_code == 0);
+  CHECK(list.out.find("tcp_syn_drop_connect_stall") != std::string::npos);
+  CHECK(list.out.find("1.02 s, 2.04 s") != std::string::npos);
+  const auto one = run_command(gapscan_command("causes tcp_syn_drop_connect_stall"));
+  CHECK(one.exit_code == 0);
+  CHECK(one.out.find("Delays\n  1.02 s ± 20 ms") != std::string::npos);
+  CHECK(one.out.find("Confirm\n") != std::string::npos);
+  CHECK(one.out.find("Evidence (weight, where it is looked for)") != std::string::npos);
+  const auto typo = run_command(gapscan_command("causes tcp_syn_drop_conect_stall"), true);
+  CHECK(typo.exit_code == 2);
+  CHECK(typo.out.find("did you mean 'tcp_syn_drop_connect_stall'?") != std::string::npos);
+  const auto part = run_command(gapscan_command("causes nagle"), true);
+  CHECK(part.out.find("nagle_delack_noreply_pipeline") != std::string::npos);
+}
+
+TEST_CASE("gapscan patterns test runs the examples of a catalog folder", "[e2e][cli]") {
+  const auto ok = run_command(gapscan_command("patterns test " + std::string(GAPSCAN_SOURCE_DIR) + "/patterns"));
+  CHECK(ok.exit_code == 0);
+  CHECK(ok.out.find("examples behave as they say") != std::string::npos);
+  CHECK(ok.out.find("FAIL") == std::string::npos);
+}
+
+TEST_CASE("The explain option prints the score's terms and the evidence tested", "[e2e][cli]") {
+  const std::string sample = std::string(GAPSCAN_SOURCE_DIR) + "/samples/memcached-nagle.log";
+  const auto explained = run_command(gapscan_command("--explain " + sample));
+  CHECK(explained.exit_code == 0);
+  CHECK(explained.out.find("Score      C 0.") != std::string::npos);
+  CHECK(explained.out.find("R 0.") != std::string::npos);
+  CHECK(explained.out.find("  pattern  +0.") != std::string::npos);
+  CHECK(run_command(gapscan_command(sample)).out.find("Score      C") == std::string::npos);
 }

@@ -25,12 +25,18 @@ struct DelayWindow {
   double late_ms = 0;
 };
 
-enum class EvidenceScope { before, after, around };
+/// Where an evidence pattern is looked for, relative to an example gap: the lines before it,
+/// the line after it, both, any other line of the same request (its first and last lines and a
+/// few between), or any line of the inputs read together (a startup warning).
+enum class EvidenceScope { before, after, around, request, file };
+
+std::string_view to_string(EvidenceScope scope);
 
 struct EvidencePattern {
+  std::string pattern;  ///< RE2, as written
   Regex regex;
   EvidenceScope scope = EvidenceScope::around;
-  double weight = 0.5;
+  double weight = 0.5;  ///< negative: counter-evidence, lowers the cause when it matches
   std::string meaning;
 };
 
@@ -39,6 +45,7 @@ struct EvidencePattern {
 struct TriggerPattern {
   std::string pattern;  ///< RE2
   std::string meaning;
+  double after_ms = 0;  ///< stalls may begin this long after the line (0: the default, 10 ms)
 };
 
 struct Example {

@@ -5,6 +5,7 @@
 #include <gapscan/core/diagnostic.hpp>
 #include <gapscan/core/expected.hpp>
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +19,9 @@ std::optional<Cause> parse_cause(std::string_view text, const std::string& name,
 /// Loads every *.toml file of `directory` (sorted by name). Fails if any file has an error,
 /// with all diagnostics in `diagnostics`.
 Expected<Catalog> load_directory(const std::string& directory, std::vector<Diagnostic>& diagnostics);
+
+/// "did you mean 'x'?" for the entry of `known` closest to `word` (edit distance 2 or less), or "".
+std::string suggestion(std::string_view word, std::span<const std::string_view> known);
 
 /// The catalog embedded in the binary at build time from patterns/*.toml.
 Expected<Catalog> load_builtin(std::vector<Diagnostic>& diagnostics);

@@ -14,6 +14,7 @@ struct EvidenceHit {
   const EvidencePattern* pattern = nullptr;
   std::size_t hits = 0;
   std::size_t samples = 0;
+  std::string example;  ///< a matching line (cut), for --explain
 };
 
 /// One candidate explanation of a finding.
@@ -24,6 +25,7 @@ struct CauseMatch {
   double offset_ms = 0;     ///< the finding's centre (or band end, for compare = "upper") minus the value
   double shape_factor = 0;  ///< compatibility of the finding's shape with the cause's (0-1)
   double evidence = 0;      ///< combined evidence score (0-1)
+  double counter = 1;       ///< product of the counter-evidence factors (1: none matched)
   double confidence = 0;
   std::vector<EvidenceHit> hits;
 };
@@ -35,14 +37,23 @@ struct Suspect {
   double significance = 0;               ///< 0-1, from the finding's p-value
   double confidence = 0;                 ///< of the suspect as a whole (see matcher.cpp)
   double rank_score = 0;
+  /// 0: named and likely; 1: an unexplained delay holding at least a quarter of the wall time;
+  /// 2: the rest. Suspects are ranked by tier, then by rank_score.
+  int tier = 2;
   const detect::Finding* satellite = nullptr;  ///< a +1-tick companion finding folded in
 };
 
 /// Matches every finding against the catalog, folds satellites into their main mode, and
 /// returns the suspects ranked (rank_score descending; ties by interval).
-std::vector<Suspect> rank_suspects(const std::vector<detect::Finding>& findings, const Catalog& catalog);
+/// `markers` are the evidence patterns of scope "file" found in the inputs.
+std::vector<Suspect> rank_suspects(const std::vector<detect::Finding>& findings, const Catalog& catalog,
+                                   const std::vector<detect::MarkerHit>& markers = {});
 
 /// The confidence from which the report calls a suspect likely.
 inline constexpr double k_likely_confidence = 0.6;
+
+/// An unnamed finding holding at least this share of its requests' wall time is reported as an
+/// unexplained delay, ahead of the other unnamed findings.
+inline constexpr double k_unexplained_wall_share = 0.25;
 
 }  // namespace gapscan::catalog

@@ -22,6 +22,7 @@ std::span<const Command> commands();
 
 int scan_command(const std::vector<std::string>& args);
 int patterns_command(const std::vector<std::string>& args);
+int causes_command(const std::vector<std::string>& args);
 int events_command(const std::vector<std::string>& args);
 int formats_command(const std::vector<std::string>& args);
 int help_command(const std::vector<std::string>& args);

@@ -16,8 +16,14 @@ struct ScanOptions {
 };
 
 struct PatternsOptions {
-  std::string action;     ///< "check" or "list"
+  std::string action;     ///< "check", "test" or "list"
   std::string directory;  ///< empty: the built-in catalog
+  bool help = false;
+};
+
+struct CausesOptions {
+  std::string id;         ///< empty: list them all
+  std::string directory;  ///< --patterns; empty: the built-in catalog
   bool help = false;
 };
 
@@ -36,10 +42,12 @@ struct EventsOptions {
 Expected<ScanOptions> parse_scan_options(const std::vector<std::string>& args);
 Expected<EventsOptions> parse_events_options(const std::vector<std::string>& args);
 Expected<PatternsOptions> parse_patterns_options(const std::vector<std::string>& args);
+Expected<CausesOptions> parse_causes_options(const std::vector<std::string>& args);
 
 /// Usage text of a subcommand, generated from the same option table.
 std::string scan_usage();
 std::string patterns_usage();
+std::string causes_usage();
 std::string events_usage();
 
 }  // namespace gapscan::cli

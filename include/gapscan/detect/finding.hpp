@@ -182,6 +182,7 @@ struct DetectionResult {
   std::vector<RunFinding> runs;              ///< the most significant runs of the whole input, best first
   std::optional<Quantisation> quantisation;  ///< a timer lattice under the gaps of all streams
   std::vector<StreamDetections> streams;     ///< streams whose own tests found something, best first
+  std::vector<MarkerHit> markers;            ///< marker patterns (evidence of scope "file") that matched
   DetectionSummary summary;
 };
 

@@ -58,6 +58,18 @@ struct TriggerSpec {
   std::string cause;
   std::string pattern;  ///< RE2
   std::string meaning;  ///< what the line says happened
+  double after_ns = 0;  ///< stalls may begin this long after the line; 0: TriggerOptions::after_ns
+  /// A marker is only looked for (evidence of scope "file": a startup warning): its lines are
+  /// counted and the first is kept, but no alignment is tested.
+  bool marker = false;
+};
+
+/// What the search for a marker pattern found.
+struct MarkerHit {
+  std::string pattern;
+  std::size_t lines = 0;
+  LineLocation first;      ///< the first matching line
+  std::string first_text;  ///< its text (cut)
 };
 
 struct TriggerOptions {
@@ -130,6 +142,9 @@ class TriggerAligner {
   /// Tests every pattern that occurred; returns those significant at alpha, best first.
   std::vector<TriggerFinding> finish();
 
+  /// The marker patterns that matched at least one line.
+  std::vector<MarkerHit> markers() const;
+
  private:
   struct Span {
     TimeNs first, last;
@@ -165,6 +180,7 @@ class TriggerAligner {
   std::vector<Stall> m_stalls;
   std::vector<Trigger> m_triggers;
   std::vector<std::size_t> m_lines;  ///< matching lines per spec (also those not kept)
+  std::vector<MarkerHit> m_markers;  ///< per spec; used for markers only
   static constexpr unsigned k_reference_bits = 5;
   static constexpr double k_ratio_unit = 1e6;  ///< ratios are binned as integers in millionths
   std::vector<double> m_reference;             ///< gap time per ratio bin, all windows

@@ -27,11 +27,12 @@ struct GapExample {
 
 struct EvidenceResult {
   std::string pattern;
-  std::string scope;  ///< before, after or around
+  std::string scope;  ///< before, after, around, request or file
   std::string meaning;
-  double weight = 0;
+  double weight = 0;  ///< negative: counter-evidence
   std::uint64_t hits = 0;
   std::uint64_t samples = 0;
+  std::string example;  ///< a line that matched (cut), empty when none did
 };
 
 struct Alternative {
@@ -47,6 +48,9 @@ struct Finding {
   std::string summary;
   double confidence = 0;
   bool likely = false;  ///< confidence >= 0.6
+  /// Not likely, yet holding at least a quarter of its requests' wall time: reported as an
+  /// unexplained delay, ahead of the other unnamed findings.
+  bool unexplained = false;
   double rank_score = 0;
 
   double interval_ms = 0;
@@ -73,6 +77,8 @@ struct Finding {
   double value_match = 0;
   double shape_factor = 0;
   double evidence_score = 0;
+  double evidence_weight = 0;   ///< the cause's reliance on evidence (eps)
+  double counter_evidence = 1;  ///< product of the counter-evidence factors (K)
 
   std::string values = "gaps";         ///< "gaps" or "durations" (logged by the lines)
   std::string group;                   ///< for durations: the --group-by value, "" for all
@@ -284,6 +290,8 @@ struct Report {
   std::size_t catalog_causes = 0;
   std::vector<Diagnostic> diagnostics;
   double likely_threshold = 0.6;
+  double unexplained_wall_share = 0.25;
+  bool explain = false;  ///< print each suspect's score components (--explain)
 };
 
 }  // namespace gapscan::report

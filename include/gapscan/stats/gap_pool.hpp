@@ -27,6 +27,10 @@ struct GapSample {
   std::string stream;                ///< request id (cut), empty for a whole-input stream
   std::vector<EvidenceLine> before;  ///< up to two lines, oldest first
   EvidenceLine after;
+  /// Other lines of the same request window: its first and last lines and a few evenly
+  /// spaced between (at most k_context_lines), for evidence of scope "request".
+  std::vector<EvidenceLine> context;
+  static constexpr std::size_t k_context_lines = 6;
 };
 
 class GapPool {
