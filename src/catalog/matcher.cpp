@@ -9,6 +9,9 @@
 //                     M = exp(-1/2 (e / s_d)^2), e = d if d < 0, d - late_d if d > late_d, else 0,
 //                     halved when lo < 0.75 v_d (a band reaching far below the value is not
 //                     this delay); late_d allows for scheduling latency on a busy host.
+//                   A band that runs on to the window's satellite (stalls of one and of two
+//                   ticks merged, 44 and 48 ms) is fitted by its end against the satellite,
+//                   times 0.95, and counts the satellite as evidence (below).
 //                   Windows within 0.02 of the best M are told apart by the smaller |offset|.
 //   shape factor  H = table below (finding shape x cause shapes), the best over e's shapes
 //   evidence      E = 1 - prod_k (1 - weight_k * hits_k / samples), over e's evidence patterns
@@ -54,6 +57,7 @@ namespace {
 
 constexpr double k_unknown_threshold = 0.05;
 constexpr double k_satellite_weight = 0.3;
+constexpr double k_satellite_band_discount = 0.95;  // a band reaching the satellite fits a little less
 
 double shape_factor(detect::Shape finding, const std::vector<std::string>& shapes) {
   double best = 0.3;
@@ -159,19 +163,33 @@ void fit_delays(CauseMatch& match, const detect::Finding& finding, const Cause& 
   const double hi_ms = finding.hi_ns / 1e6;
   struct Fit {
     double value;
-    double offset;  // how far the finding sits from the window's value
+    double offset;   // how far the finding sits from the window's value
+    bool satellite;  // the band runs on to the window's satellite
+  };
+  // For compare = "upper": how well a band ending at hi_ms fits an edge at `edge`, with the
+  // latency allowance late_ms above it.
+  const auto upper_fit = [&](const DelayWindow& delay, double edge) {
+    const double offset = hi_ms - edge;
+    double distance = 0;
+    if (offset < 0) distance = offset / delay.tolerance_ms;
+    if (offset > delay.late_ms) distance = (offset - delay.late_ms) / delay.tolerance_ms;
+    return Fit{std::exp(-0.5 * distance * distance) * (lo_ms < 0.75 * delay.value_ms ? 0.5 : 1.0), offset, false};
   };
   std::vector<Fit> fits;
   for (const DelayWindow& delay : cause.delays) {
-    Fit fit{0, 0};
+    Fit fit{0, 0, false};
     if (delay.compare_upper) {
       // The band ends at the value; scheduling latency may delay the end by up to late_ms
       // without counting against the window.
-      fit.offset = hi_ms - delay.value_ms;
-      double distance = 0;
-      if (fit.offset < 0) distance = fit.offset / delay.tolerance_ms;
-      if (fit.offset > delay.late_ms) distance = (fit.offset - delay.late_ms) / delay.tolerance_ms;
-      fit.value = std::exp(-0.5 * distance * distance) * (lo_ms < 0.75 * delay.value_ms ? 0.5 : 1.0);
+      fit = upper_fit(delay, delay.value_ms);
+      // Stalls of one and of two ticks above the floor (44 and 48 ms at HZ=250) merge into one
+      // band that ends at the satellite: the window with its satellite, not a value between.
+      if (delay.satellite_ms) {
+        Fit on = upper_fit(delay, *delay.satellite_ms);
+        on.value *= k_satellite_band_discount;
+        on.satellite = true;
+        if (on.value > fit.value) fit = on;
+      }
     } else {
       fit.offset = centre_ms - delay.value_ms;
       const double sigma = std::sqrt(half_width_ms * half_width_ms + delay.tolerance_ms * delay.tolerance_ms);
@@ -187,6 +205,7 @@ void fit_delays(CauseMatch& match, const detect::Finding& finding, const Cause& 
     if (match.delay == nullptr || std::abs(fits[i].offset) < std::abs(match.offset_ms)) {
       match.delay = &cause.delays[i];
       match.offset_ms = fits[i].offset;
+      match.satellite_in_band = fits[i].satellite;
     }
   }
 }
@@ -209,12 +228,65 @@ CauseMatch match_cause(const detect::Finding& finding, const Cause& cause, doubl
   fit_delays(match, finding, cause);
   match.shape_factor = shape_factor(finding.shape, cause.shapes);
   weigh_evidence(match, finding, cause, markers, false);
+  if (match.satellite_in_band) match.evidence = 1 - (1 - match.evidence) * (1 - k_satellite_weight);
   match.confidence = combine(s, match, cause.evidence_weight);
   return match;
 }
 
 double rank_score(double confidence, double wall_share) {
   return confidence * (0.5 + 0.5 * std::min(1.0, wall_share / 0.3));
+}
+
+/// Folds a +1-tick satellite finding into the suspect whose delay window names it.
+void fold_satellite(std::vector<Suspect>& suspects, std::size_t main, const std::vector<std::size_t>& order,
+                    std::vector<bool>& folded) {
+  Suspect& suspect = suspects[main];
+  if (suspect.best.cause == nullptr || !suspect.best.delay || !suspect.best.delay->satellite_ms ||
+      suspect.best.satellite_in_band)
+    return;
+  const double satellite_ms = *suspect.best.delay->satellite_ms;
+  const double tolerance_ms = std::max(suspect.best.delay->tolerance_ms, satellite_ms * 0.01);
+  for (std::size_t other : order) {
+    if (other == main || folded[other] || suspects[other].satellite != nullptr) continue;
+    const Suspect& candidate = suspects[other];
+    if (candidate.finding->gaps > suspect.finding->gaps) continue;
+    if (std::abs(candidate.finding->centre_ns / 1e6 - satellite_ms) > 2 * tolerance_ms) continue;
+    folded[other] = true;
+    suspect.satellite = candidate.finding;
+    CauseMatch& best = suspect.best;
+    best.evidence = 1 - (1 - best.evidence) * (1 - k_satellite_weight);
+    best.confidence = combine(suspect.significance, best, best.cause->evidence_weight);
+    suspect.confidence = best.confidence;
+    return;
+  }
+}
+
+/// A floor with a tick lattice above it (44, 48, 52, 56 ms at HZ=250 when the peer adds think
+/// time measured in ticks): smaller gap modes a whole number of ticks (2-5) above the window's
+/// value are the same stall, folded into the suspect that names the floor. The tick is the
+/// window's satellite minus its value; only windows compared by their band end have one.
+void fold_ticks_above(std::vector<Suspect>& suspects, std::size_t main, const std::vector<std::size_t>& order,
+                      std::vector<bool>& folded) {
+  Suspect& suspect = suspects[main];
+  const DelayWindow* delay = suspect.best.delay;
+  if (suspect.best.cause == nullptr || suspect.confidence < k_likely_confidence || delay == nullptr ||
+      !delay->compare_upper || !delay->satellite_ms)
+    return;
+  const double tick = *delay->satellite_ms - delay->value_ms;
+  if (tick <= 0) return;
+  for (std::size_t other : order) {
+    if (other == main || folded[other]) continue;
+    const Suspect& candidate = suspects[other];
+    const detect::Finding& f = *candidate.finding;
+    if (f.trigger || f.periodic || f.values != suspect.finding->values) continue;
+    if (candidate.confidence >= k_likely_confidence && candidate.best.cause != suspect.best.cause) continue;
+    // The mode's band must lie between one and five ticks above the floor's band end.
+    const double lo_ticks = (f.lo_ns / 1e6 - delay->value_ms) / tick;
+    const double hi_ticks = (f.hi_ns / 1e6 - delay->value_ms) / tick;
+    if (lo_ticks < 0.5 || hi_ticks > 5 + delay->late_ms / tick) continue;
+    folded[other] = true;
+    suspect.ticks_above.push_back(candidate.finding);
+  }
 }
 
 int tier_of(const Suspect& suspect) {
@@ -249,31 +321,15 @@ std::vector<Suspect> rank_suspects(const std::vector<detect::Finding>& findings,
     suspects.push_back(std::move(suspect));
   }
 
-  // Fold +1-tick satellites into the suspect whose delay window names them.
   std::vector<bool> folded(suspects.size(), false);
   std::vector<std::size_t> order(suspects.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return suspects[a].finding->gaps > suspects[b].finding->gaps; });
   for (std::size_t main : order) {
-    Suspect& suspect = suspects[main];
-    if (folded[main] || suspect.best.cause == nullptr || !suspect.best.delay || !suspect.best.delay->satellite_ms)
-      continue;
-    const double satellite_ms = *suspect.best.delay->satellite_ms;
-    const double tolerance_ms = std::max(suspect.best.delay->tolerance_ms, satellite_ms * 0.01);
-    for (std::size_t other : order) {
-      if (other == main || folded[other] || suspects[other].satellite != nullptr) continue;
-      const Suspect& candidate = suspects[other];
-      if (candidate.finding->gaps > suspect.finding->gaps) continue;
-      if (std::abs(candidate.finding->centre_ns / 1e6 - satellite_ms) > 2 * tolerance_ms) continue;
-      folded[other] = true;
-      suspect.satellite = candidate.finding;
-      CauseMatch& best = suspect.best;
-      best.evidence = 1 - (1 - best.evidence) * (1 - k_satellite_weight);
-      best.confidence = combine(suspect.significance, best, best.cause->evidence_weight);
-      suspect.confidence = best.confidence;
-      break;
-    }
+    if (folded[main]) continue;
+    fold_satellite(suspects, main, order, folded);
+    fold_ticks_above(suspects, main, order, folded);
   }
   std::vector<Suspect> kept;
   for (std::size_t i = 0; i < suspects.size(); ++i) {

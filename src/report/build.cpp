@@ -77,6 +77,8 @@ Finding make_finding(const catalog::Suspect& suspect, int rank, const RunResults
     out.satellite_ms = suspect.satellite->centre_ns / 1e6;
     out.satellite_gaps = suspect.satellite->gaps;
   }
+  for (const detect::Finding* above : suspect.ticks_above)
+    out.ticks_above.push_back({above->centre_ns / 1e6, above->gaps});
 
   const catalog::CauseMatch& best = suspect.best;
   if (best.cause == nullptr) {
@@ -105,6 +107,7 @@ Finding make_finding(const catalog::Suspect& suspect, int rank, const RunResults
       out.delay_label = best.delay->label;
       out.delay_compare_upper = best.delay->compare_upper;
       out.delay_offset_ms = best.offset_ms;
+      if (best.satellite_in_band) out.band_satellite_ms = best.delay->satellite_ms;
       out.implies = best.delay->implies;
     }
     for (const catalog::EvidenceHit& hit : best.hits) {

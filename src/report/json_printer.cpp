@@ -48,6 +48,7 @@ Json finding_json(const Finding& f) {
                       {"tolerance_ms", *f.delay_tolerance_ms},
                       {"compare", f.delay_compare_upper ? "upper" : "centre"},
                       {"offset_ms", round_to(f.delay_offset_ms, 4)},
+                      {"band_satellite_ms", f.band_satellite_ms ? Json(*f.band_satellite_ms) : Json()},
                       {"label", f.delay_label},
                       {"implies", f.implies}};
   } else {
@@ -113,6 +114,10 @@ Json finding_json(const Finding& f) {
   }
   j["satellite"] =
       f.satellite_ms ? Json{{"interval_ms", round_to(*f.satellite_ms, 4)}, {"gaps", f.satellite_gaps}} : Json();
+  Json ticks = Json::array();
+  for (const Finding::TickMode& mode : f.ticks_above)
+    ticks.push_back(Json{{"interval_ms", round_to(mode.interval_ms, 4)}, {"gaps", mode.gaps}});
+  j["ticks_above"] = std::move(ticks);
   j["top_request"] = Json{{"id", f.top_request},
                           {"members", f.top_request_members},
                           {"gaps", f.top_request_gaps},

@@ -112,9 +112,26 @@ void print_finding(std::string& out, const Finding& f, bool explain) {
   } else {
     std::string interval = fmt::format("{} (80 % of gaps in {}–{})", duration(f.interval_ms),
                                        duration(f.interval_lo_ms), duration(f.interval_hi_ms));
+    if (f.band_satellite_ms)
+      interval =
+          fmt::format("{}–{} (80 % of gaps): stalls ending at {} and at {}, one tick later", duration(f.interval_lo_ms),
+                      duration(f.interval_hi_ms), duration(*f.delay_value_ms), duration(*f.band_satellite_ms));
     if (f.satellite_ms)
       interval += fmt::format(", satellite at {} ({} gaps)", duration(*f.satellite_ms), count(f.satellite_gaps));
     out += fmt::format("    {:<11}{}\n", "Interval", interval);
+    if (!f.ticks_above.empty() && f.band_satellite_ms && f.delay_value_ms) {
+      std::string modes;
+      for (const Finding::TickMode& mode : f.ticks_above)
+        modes += fmt::format("{}{} ({} gaps)", modes.empty() ? "" : ", ", duration(mode.interval_ms), count(mode.gaps));
+      out +=
+          fmt::format("    {:<11}{}: the same stall with think time of whole ticks ({}) above the {} floor\n", "Above",
+                      modes, duration(*f.band_satellite_ms - *f.delay_value_ms), duration(*f.delay_value_ms));
+    } else if (!f.ticks_above.empty()) {
+      std::string modes;
+      for (const Finding::TickMode& mode : f.ticks_above)
+        modes += fmt::format("{}{} ({} gaps)", modes.empty() ? "" : ", ", duration(mode.interval_ms), count(mode.gaps));
+      out += fmt::format("    {:<11}{}: whole ticks above the floor, the same stall\n", "Above", modes);
+    }
     out += fmt::format("    {:<11}{} gaps in {} request{} ({}); {} of those requests' wall time\n", "Seen",
                        count(f.gaps), count(f.requests), f.requests == 1 ? "" : "s", f.shape, percent(f.wall_share));
   }
@@ -158,6 +175,9 @@ void print_finding(std::string& out, const Finding& f, bool explain) {
     std::string where = f.delay_compare_upper
                             ? fmt::format("; the band ends at {}", duration(*f.delay_value_ms + f.delay_offset_ms))
                             : std::string();
+    if (f.band_satellite_ms)
+      where = fmt::format("; the band runs on to its satellite {} and ends at {}", duration(*f.band_satellite_ms),
+                          duration(*f.band_satellite_ms + f.delay_offset_ms));
     out += fmt::format("    {:<11}{} (catalog value {} ± {}{})\n", "Matches", f.delay_label,
                        duration(*f.delay_value_ms), duration(*f.delay_tolerance_ms), where);
   }

@@ -21,11 +21,12 @@ struct EvidenceHit {
 struct CauseMatch {
   const Cause* cause = nullptr;
   const DelayWindow* delay = nullptr;
-  double value_match = 0;   ///< Gaussian closeness of the centre to the delay window (0-1)
-  double offset_ms = 0;     ///< the finding's centre (or band end, for compare = "upper") minus the value
-  double shape_factor = 0;  ///< compatibility of the finding's shape with the cause's (0-1)
-  double evidence = 0;      ///< combined evidence score (0-1)
-  double counter = 1;       ///< product of the counter-evidence factors (1: none matched)
+  double value_match = 0;          ///< Gaussian closeness of the centre to the delay window (0-1)
+  double offset_ms = 0;            ///< the finding's centre (or band end, for compare = "upper") minus the value
+  bool satellite_in_band = false;  ///< the band runs on to the window's satellite (offset_ms is from it)
+  double shape_factor = 0;         ///< compatibility of the finding's shape with the cause's (0-1)
+  double evidence = 0;             ///< combined evidence score (0-1)
+  double counter = 1;              ///< product of the counter-evidence factors (1: none matched)
   double confidence = 0;
   std::vector<EvidenceHit> hits;
 };
@@ -41,6 +42,8 @@ struct Suspect {
   /// 2: the rest. Suspects are ranked by tier, then by rank_score.
   int tier = 2;
   const detect::Finding* satellite = nullptr;  ///< a +1-tick companion finding folded in
+  /// Smaller modes 2-5 ticks above the named floor (think time in ticks), folded in.
+  std::vector<const detect::Finding*> ticks_above;
 };
 
 /// Matches every finding against the catalog, folds satellites into their main mode, and

@@ -71,8 +71,9 @@ struct Finding {
   std::optional<double> delay_value_ms;
   std::optional<double> delay_tolerance_ms;
   std::string delay_label;
-  bool delay_compare_upper = false;  ///< the value is where the band ends, not its centre
-  double delay_offset_ms = 0;        ///< centre (or band end) minus the catalog value
+  bool delay_compare_upper = false;         ///< the value is where the band ends, not its centre
+  double delay_offset_ms = 0;               ///< centre (or band end) minus the catalog value (or its satellite)
+  std::optional<double> band_satellite_ms;  ///< the band runs on to this satellite of the value
   std::string implies;
   double value_match = 0;
   double shape_factor = 0;
@@ -139,6 +140,11 @@ struct Finding {
 
   std::optional<double> satellite_ms;
   std::uint64_t satellite_gaps = 0;
+  struct TickMode {
+    double interval_ms = 0;
+    std::uint64_t gaps = 0;
+  };
+  std::vector<TickMode> ticks_above;  ///< modes a whole number of ticks above the floor, folded in
 
   std::string top_request;
   std::uint64_t top_request_members = 0;
