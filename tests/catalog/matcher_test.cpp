@@ -148,3 +148,28 @@ TEST_CASE("A likely named suspect ranks before an unexplained one that costs mor
   CHECK(suspects[1].tier == 1);  // a quarter of the wall time or more: an unexplained delay
   CHECK(suspects[2].tier == 2);
 }
+
+TEST_CASE("A band running from the value on to its satellite is named by the floor", "[catalog][matcher]") {
+  const Catalog catalog = demo_catalog();
+  // Stalls of one and of two ticks (44 and 48 ms) merged into one band ending at 48 ms.
+  const std::vector<detect::Finding> findings = {band(42.3, 44.9, 48.1, 500, "memcached get(x)")};
+  const auto suspects = rank_suspects(findings, catalog);
+  REQUIRE(suspects.size() == 1);
+  REQUIRE(suspects[0].best.cause != nullptr);
+  CHECK(suspects[0].best.cause->id == "delack");
+  CHECK(suspects[0].best.satellite_in_band);
+  CHECK(suspects[0].best.offset_ms == Approx(0.1));
+  CHECK(suspects[0].confidence >= k_likely_confidence);
+}
+
+TEST_CASE("Modes whole ticks above a likely floor are folded into it", "[catalog][matcher]") {
+  const Catalog catalog = demo_catalog();
+  const std::vector<detect::Finding> findings = {band(42.3, 44.9, 48.1, 500, "memcached get(x)"),
+                                                 band(51.6, 52.1, 52.4, 800, "x"), band(55.7, 56.0, 56.3, 90, "x"),
+                                                 band(75.0, 75.5, 76.0, 90, "x")};
+  const auto suspects = rank_suspects(findings, catalog);
+  REQUIRE(suspects.size() == 2);  // 52 and 56 ms folded; 75.5 ms (7.9 ticks) kept apart
+  CHECK(suspects[0].best.cause->id == "delack");
+  CHECK(suspects[0].ticks_above.size() == 2);
+  CHECK(suspects[1].finding->centre_ns == 75.5e6);
+}
