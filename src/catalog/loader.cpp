@@ -170,24 +170,8 @@ std::optional<EvidencePattern> parse_evidence(FileChecker& check, const toml::ta
   return evidence;
 }
 
-}  // namespace
-
-std::optional<Cause> parse_cause(std::string_view text, const std::string& name, std::vector<Diagnostic>& diagnostics) {
-  FileChecker check(name, diagnostics);
-  toml::table root;
-  try {
-    root = toml::parse(text, name);
-  } catch (const toml::parse_error& error) {
-    check.error(check.where(error.source()), std::string(error.description()));
-    return std::nullopt;
-  }
-  static constexpr std::array<std::string_view, 12> k_top = {
-      "id",       "title",   "summary", "shapes", "evidence_weight", "delay",
-      "evidence", "trigger", "confirm", "fix",    "references",      "example"};
-  check.check_keys(root, k_top, "the file");
-
-  Cause cause;
-  cause.origin = name;
+/// id, title, summary, shapes and evidence_weight.
+void parse_header(FileChecker& check, const toml::table& root, const std::string& name, Cause& cause) {
   cause.id = check.string(root, "id", root);
   if (!cause.id.empty() && cause.id != stem_of(name)) {
     check.error(check.where(*root.get("id")), fmt::format("id '{}' does not match the file name", cause.id),
@@ -207,68 +191,60 @@ std::optional<Cause> parse_cause(std::string_view text, const std::string& name,
       check.error(check.where(*root.get("evidence_weight")), "evidence_weight must be between 0 and 1");
     cause.evidence_weight = *weight;
   }
+}
 
+/// One [[delay]] window.
+DelayWindow parse_delay(FileChecker& check, const toml::table& table) {
   static constexpr std::array<std::string_view, 7> k_delay_keys = {"value_ms",     "tolerance_ms", "label",  "implies",
                                                                    "satellite_ms", "compare",      "late_ms"};
   static constexpr std::array<std::string_view, 2> k_compare = {"centre", "upper"};
-  for (const toml::table* table : check.tables(root, "delay")) {
-    check.check_keys(*table, k_delay_keys, "[[delay]]");
-    DelayWindow delay;
-    const auto value = check.number(*table, "value_ms", *table);
-    const auto tolerance = check.number(*table, "tolerance_ms", *table);
-    delay.value_ms = value.value_or(1);
-    delay.tolerance_ms = tolerance.value_or(1);
-    delay.label = check.string(*table, "label", *table);
-    delay.implies = check.string(*table, "implies", *table);
-    delay.satellite_ms = check.number(*table, "satellite_ms", *table, false);
-    delay.late_ms = check.number(*table, "late_ms", *table, false).value_or(0);
-    const std::string compare = check.string(*table, "compare", *table, false);
-    if (compare == "upper") {
-      delay.compare_upper = true;
-    } else if (!compare.empty() && compare != "centre") {
-      check.error(check.where(*table->get("compare")), fmt::format("unknown compare '{}'", compare),
-                  suggestion(compare, k_compare));
-    }
-    if (delay.late_ms < 0 || (delay.late_ms > 0 && !delay.compare_upper)) {
-      check.error(check.where(*table->get("late_ms")), "late_ms must be positive and needs compare = \"upper\"");
-    }
-    if (delay.value_ms <= 0 || delay.tolerance_ms <= 0) {
-      check.error(check.where(*table), "value_ms and tolerance_ms must be positive");
-    }
-    cause.delays.push_back(std::move(delay));
+  check.check_keys(table, k_delay_keys, "[[delay]]");
+  DelayWindow delay;
+  const auto value = check.number(table, "value_ms", table);
+  const auto tolerance = check.number(table, "tolerance_ms", table);
+  delay.value_ms = value.value_or(1);
+  delay.tolerance_ms = tolerance.value_or(1);
+  delay.label = check.string(table, "label", table);
+  delay.implies = check.string(table, "implies", table);
+  delay.satellite_ms = check.number(table, "satellite_ms", table, false);
+  delay.late_ms = check.number(table, "late_ms", table, false).value_or(0);
+  const std::string compare = check.string(table, "compare", table, false);
+  if (compare == "upper") {
+    delay.compare_upper = true;
+  } else if (!compare.empty() && compare != "centre") {
+    check.error(check.where(*table.get("compare")), fmt::format("unknown compare '{}'", compare),
+                suggestion(compare, k_compare));
   }
-
-  for (const toml::table* table : check.tables(root, "evidence")) {
-    if (auto evidence = parse_evidence(check, *table)) cause.evidence.push_back(std::move(*evidence));
+  if (delay.late_ms < 0 || (delay.late_ms > 0 && !delay.compare_upper)) {
+    check.error(check.where(*table.get("late_ms")), "late_ms must be positive and needs compare = \"upper\"");
   }
+  if (delay.value_ms <= 0 || delay.tolerance_ms <= 0) {
+    check.error(check.where(table), "value_ms and tolerance_ms must be positive");
+  }
+  return delay;
+}
 
+/// One [[trigger]] line pattern.
+std::optional<TriggerPattern> parse_trigger(FileChecker& check, const toml::table& table) {
   static constexpr std::array<std::string_view, 3> k_trigger_keys = {"pattern", "meaning", "after_ms"};
-  for (const toml::table* table : check.tables(root, "trigger")) {
-    check.check_keys(*table, k_trigger_keys, "[[trigger]]");
-    TriggerPattern trigger;
-    trigger.pattern = check.string(*table, "pattern", *table);
-    trigger.meaning = check.string(*table, "meaning", *table);
-    trigger.after_ms = check.number(*table, "after_ms", *table, false).value_or(0);
-    if (trigger.after_ms < 0 || trigger.after_ms > 60000)
-      check.error(check.where(*table->get("after_ms")), "after_ms must be between 0 and 60000");
-    const toml::node* pattern_node = table->get("pattern");
-    auto regex = Regex::compile(trigger.pattern, pattern_node ? check.where(*pattern_node) : check.where(*table));
-    if (!regex) {
-      check.add(regex.error());
-      continue;
-    }
-    cause.triggers.push_back(std::move(trigger));
+  check.check_keys(table, k_trigger_keys, "[[trigger]]");
+  TriggerPattern trigger;
+  trigger.pattern = check.string(table, "pattern", table);
+  trigger.meaning = check.string(table, "meaning", table);
+  trigger.after_ms = check.number(table, "after_ms", table, false).value_or(0);
+  if (trigger.after_ms < 0 || trigger.after_ms > 60000)
+    check.error(check.where(*table.get("after_ms")), "after_ms must be between 0 and 60000");
+  const toml::node* pattern_node = table.get("pattern");
+  auto regex = Regex::compile(trigger.pattern, pattern_node ? check.where(*pattern_node) : check.where(table));
+  if (!regex) {
+    check.add(regex.error());
+    return std::nullopt;
   }
-  if (cause.delays.empty() && cause.triggers.empty())
-    check.error(check.where(root), "a cause needs at least one [[delay]] or [[trigger]]");
-  if (!cause.triggers.empty() && std::find(cause.shapes.begin(), cause.shapes.end(), "ONE-OFF") == cause.shapes.end()) {
-    check.error(check.where(root), "a cause with [[trigger]] lines needs the shape ONE-OFF");
-  }
+  return trigger;
+}
 
-  cause.confirm = check.strings(root, "confirm", root);
-  cause.fix = check.strings(root, "fix", root);
-  cause.references = check.strings(root, "references", root);
-
+/// The [[example]] tables; a file needs one of each kind.
+void parse_examples(FileChecker& check, const toml::table& root, Cause& cause) {
   static constexpr std::array<std::string_view, 3> k_example_keys = {"expect", "description", "log"};
   bool has_match = false, has_no_match = false;
   for (const toml::table* table : check.tables(root, "example")) {
@@ -294,6 +270,47 @@ std::optional<Cause> parse_cause(std::string_view text, const std::string& name,
     check.error(check.where(root),
                 "a cause needs at least one [[example]] with expect = \"match\" and one with expect = \"no-match\"");
   }
+}
+
+}  // namespace
+
+std::optional<Cause> parse_cause(std::string_view text, const std::string& name, std::vector<Diagnostic>& diagnostics) {
+  FileChecker check(name, diagnostics);
+  toml::table root;
+  try {
+    root = toml::parse(text, name);
+  } catch (const toml::parse_error& error) {
+    check.error(check.where(error.source()), std::string(error.description()));
+    return std::nullopt;
+  }
+  static constexpr std::array<std::string_view, 12> k_top = {
+      "id",       "title",   "summary", "shapes", "evidence_weight", "delay",
+      "evidence", "trigger", "confirm", "fix",    "references",      "example"};
+  check.check_keys(root, k_top, "the file");
+
+  Cause cause;
+  cause.origin = name;
+  parse_header(check, root, name, cause);
+  for (const toml::table* table : check.tables(root, "delay")) cause.delays.push_back(parse_delay(check, *table));
+
+  for (const toml::table* table : check.tables(root, "evidence")) {
+    if (auto evidence = parse_evidence(check, *table)) cause.evidence.push_back(std::move(*evidence));
+  }
+
+  for (const toml::table* table : check.tables(root, "trigger")) {
+    if (auto trigger = parse_trigger(check, *table)) cause.triggers.push_back(std::move(*trigger));
+  }
+  if (cause.delays.empty() && cause.triggers.empty())
+    check.error(check.where(root), "a cause needs at least one [[delay]] or [[trigger]]");
+  if (!cause.triggers.empty() && std::find(cause.shapes.begin(), cause.shapes.end(), "ONE-OFF") == cause.shapes.end()) {
+    check.error(check.where(root), "a cause with [[trigger]] lines needs the shape ONE-OFF");
+  }
+
+  cause.confirm = check.strings(root, "confirm", root);
+  cause.fix = check.strings(root, "fix", root);
+  cause.references = check.strings(root, "references", root);
+
+  parse_examples(check, root, cause);
   if (check.failed()) return std::nullopt;
   return cause;
 }
