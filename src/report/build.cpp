@@ -9,27 +9,8 @@ LineRef make_line(const stats::EvidenceLine& line, const source::SourceTable& so
   return LineRef{fmt::format("{}:{}", sources.name(line.location.source), line.location.line), line.text};
 }
 
-Finding make_finding(const catalog::Suspect& suspect, int rank, const RunResults& results) {
-  const detect::Finding& f = *suspect.finding;
-  Finding out;
-  out.rank = rank;
-  out.confidence = suspect.confidence;
-  out.likely = suspect.tier == 0;
-  out.unexplained = suspect.tier == 1;
-  out.rank_score = suspect.rank_score;
-  out.interval_ms = f.centre_ns / 1e6;
-  out.interval_lo_ms = f.lo_ns / 1e6;
-  out.interval_hi_ms = f.hi_ns / 1e6;
-  out.rel_width = f.rel_width;
-  out.gaps = f.gaps;
-  out.requests = f.requests;
-  out.requests_detected = f.requests_detected;
-  out.wall_share = f.wall_share;
-  out.shape = std::string(detect::to_string(f.shape));
-  out.values = f.values == detect::ValueKind::duration ? "durations" : "gaps";
-  out.group = f.group;
-  out.duration_values = f.duration_values;
-  out.logged_durations = f.logged_durations;
+/// The periodic, trigger and lattice details of a finding.
+void add_details(Finding& out, const detect::Finding& f, const RunResults& results) {
   if (f.periodic) {
     const detect::PeriodicDetail& d = *f.periodic;
     out.periodic = Finding::Periodic{d.renewal, d.phase_ns / 1e6, d.jitter_ns / 1e6,    d.on_beat_share,
@@ -65,21 +46,10 @@ Finding make_finding(const catalog::Suspect& suspect, int rank, const RunResults
     out.lattice = Finding::OnLattice{f.lattice->base_ns / 1e6, f.lattice->offset_ns / 1e6, f.lattice->share,
                                      f.lattice->occupied,      f.lattice->modes,           f.lattice->keeps_clock};
   }
-  out.log10_p = f.log10_p;
-  out.log10_p_per_request = f.log10_p_per_request;
-  out.log10_p_pooled = f.log10_p_pooled;
-  out.significance = suspect.significance;
-  out.top_request = f.top_request;
-  out.top_request_members = f.top_request_members;
-  out.top_request_gaps = f.top_request_gaps;
-  out.top_request_share = f.top_request_share;
-  if (suspect.satellite) {
-    out.satellite_ms = suspect.satellite->centre_ns / 1e6;
-    out.satellite_gaps = suspect.satellite->gaps;
-  }
-  for (const detect::Finding* above : suspect.ticks_above)
-    out.ticks_above.push_back({above->centre_ns / 1e6, above->gaps});
+}
 
+/// What the matched cause says: its id, title, window, terms, evidence and actions.
+void add_cause(Finding& out, const catalog::Suspect& suspect, const detect::Finding& f) {
   const catalog::CauseMatch& best = suspect.best;
   if (best.cause == nullptr) {
     out.cause = "unknown";
@@ -118,6 +88,46 @@ Finding make_finding(const catalog::Suspect& suspect, int rank, const RunResults
     out.fix = cause.fix;
     out.references = cause.references;
   }
+}
+
+Finding make_finding(const catalog::Suspect& suspect, int rank, const RunResults& results) {
+  const detect::Finding& f = *suspect.finding;
+  Finding out;
+  out.rank = rank;
+  out.confidence = suspect.confidence;
+  out.likely = suspect.tier == 0;
+  out.unexplained = suspect.tier == 1;
+  out.rank_score = suspect.rank_score;
+  out.interval_ms = f.centre_ns / 1e6;
+  out.interval_lo_ms = f.lo_ns / 1e6;
+  out.interval_hi_ms = f.hi_ns / 1e6;
+  out.rel_width = f.rel_width;
+  out.gaps = f.gaps;
+  out.requests = f.requests;
+  out.requests_detected = f.requests_detected;
+  out.wall_share = f.wall_share;
+  out.shape = std::string(detect::to_string(f.shape));
+  out.values = f.values == detect::ValueKind::duration ? "durations" : "gaps";
+  out.group = f.group;
+  out.duration_values = f.duration_values;
+  out.logged_durations = f.logged_durations;
+  add_details(out, f, results);
+  out.log10_p = f.log10_p;
+  out.log10_p_per_request = f.log10_p_per_request;
+  out.log10_p_pooled = f.log10_p_pooled;
+  out.significance = suspect.significance;
+  out.top_request = f.top_request;
+  out.top_request_members = f.top_request_members;
+  out.top_request_gaps = f.top_request_gaps;
+  out.top_request_share = f.top_request_share;
+  if (suspect.satellite) {
+    out.satellite_ms = suspect.satellite->centre_ns / 1e6;
+    out.satellite_gaps = suspect.satellite->gaps;
+  }
+  for (const detect::Finding* above : suspect.ticks_above)
+    out.ticks_above.push_back({above->centre_ns / 1e6, above->gaps});
+
+  add_cause(out, suspect, f);
   for (const catalog::CauseMatch& alternative : suspect.alternatives) {
     out.alternatives.push_back({alternative.cause->id, alternative.cause->title, alternative.confidence});
   }
@@ -133,17 +143,76 @@ Finding make_finding(const catalog::Suspect& suspect, int rank, const RunResults
   return out;
 }
 
-}  // namespace
+Run make_run(const detect::RunFinding& run, const source::SourceTable& sources) {
+  Run out;
+  out.stream = run.stream;
+  out.first = make_line(run.first_line, sources);
+  out.last = make_line(run.last_line, sources);
+  out.length = run.length;
+  out.centre_ms = run.centre_ns / 1e6;
+  out.spread = run.spread;
+  out.duration_ms = run.sum_ns / 1e6;
+  out.time_share = run.time_share;
+  out.log10_p = run.log10_p;
+  return out;
+}
 
-Report build_report(const RunResults& results) {
-  Report report;
-  report.tool_version = GAPSCAN_VERSION;
-  report.likely_threshold = catalog::k_likely_confidence;
-  report.unexplained_wall_share = catalog::k_unexplained_wall_share;
-  int rank = 0;
-  for (const catalog::Suspect& suspect : *results.suspects)
-    report.findings.push_back(make_finding(suspect, ++rank, results));
+Lattice make_lattice(const detect::Quantisation& q) {
+  Lattice lattice;
+  lattice.base_ms = q.base_ns / 1e6;
+  lattice.offset_ms = q.offset_ns / 1e6;
+  lattice.coherence = q.coherence;
+  lattice.noise_rel = q.noise_rel;
+  lattice.share = q.share;
+  lattice.log10_p = q.log10_p;
+  lattice.gaps = q.gaps;
+  for (double also : q.also_consistent_ns) lattice.also_consistent_ms.push_back(also / 1e6);
+  lattice.weak = q.share < 0.5;
+  return lattice;
+}
 
+/// One stream's own detections.
+StreamReport make_stream(const detect::StreamDetections& stream, const RunResults& results) {
+  StreamReport out;
+  out.stream = stream.stream;
+  out.kind = stream.kind;
+  if (stream.kind == "template") {
+    const auto it = results.templates.find(stream.template_hash);
+    out.label = it != results.templates.end() ? it->second : std::string();
+  } else if (stream.kind == "process") {
+    out.label = stream.stream;
+  } else if (stream.kind == "log" || stream.kind == "input") {
+    out.label = results.sources->name(stream.input);
+  }
+  out.lines = stream.lines;
+  out.span_ms = static_cast<double>(stream.span) / 1e6;
+  out.resolution_ms = static_cast<double>(stream.resolution) / 1e6;
+  out.zero_gap_share = stream.zero_gap_share;
+  out.out_of_order = stream.out_of_order;
+  for (const detect::StreamMode& mode : stream.modes) {
+    out.modes.push_back(
+        {mode.centre_ns / 1e6, mode.lo_ns / 1e6, mode.hi_ns / 1e6, mode.count, mode.expected, mode.log10_p});
+  }
+  for (const detect::RunFinding& run : stream.runs) out.runs.push_back(make_run(run, *results.sources));
+  for (const detect::StreamStall& stall : stream.stalls) {
+    out.stalls.push_back(
+        {make_line(stall.after, *results.sources), stall.gap_ns / 1e6, stall.median_ratio, stall.log10_p});
+  }
+  if (stream.quantisation) out.quantisation = make_lattice(*stream.quantisation);
+  for (const detect::Periodicity& p : stream.periodicity) {
+    out.periodicity.push_back({p.period_ns / 1e6, p.phase_ns / 1e6, p.jitter_ns / 1e6, p.on_beat_share, p.beats,
+                               p.missing_beat_ratio, p.log10_p});
+  }
+  if (stream.renewal) {
+    const detect::Renewal& r = *stream.renewal;
+    out.renewal = StreamReport::Renewal{r.period_ns / 1e6, r.jitter_ns / 1e6,    r.periodic_fraction,
+                                        r.beats,           r.missing_beat_ratio, r.log10_p};
+  }
+  return out;
+}
+
+/// Line accounting.
+void add_lines(Report& report, const RunResults& results) {
   const parse::LineAccount& lines = *results.lines;
   report.lines.lines = lines.lines;
   report.lines.records = lines.records;
@@ -159,75 +228,10 @@ Report build_report(const RunResults& results) {
         {fmt::format("{}:{}", results.sources->name(example.location.source), example.location.line), example.text,
          example.reason});
   }
-  report.inputs = results.inputs;
+}
 
-  const auto make_run = [&](const detect::RunFinding& run) {
-    Run out;
-    out.stream = run.stream;
-    out.first = make_line(run.first_line, *results.sources);
-    out.last = make_line(run.last_line, *results.sources);
-    out.length = run.length;
-    out.centre_ms = run.centre_ns / 1e6;
-    out.spread = run.spread;
-    out.duration_ms = run.sum_ns / 1e6;
-    out.time_share = run.time_share;
-    out.log10_p = run.log10_p;
-    return out;
-  };
-  for (const detect::RunFinding& run : results.runs) report.runs.push_back(make_run(run));
-  const auto make_lattice = [](const detect::Quantisation& q) {
-    Lattice lattice;
-    lattice.base_ms = q.base_ns / 1e6;
-    lattice.offset_ms = q.offset_ns / 1e6;
-    lattice.coherence = q.coherence;
-    lattice.noise_rel = q.noise_rel;
-    lattice.share = q.share;
-    lattice.log10_p = q.log10_p;
-    lattice.gaps = q.gaps;
-    for (double also : q.also_consistent_ns) lattice.also_consistent_ms.push_back(also / 1e6);
-    lattice.weak = q.share < 0.5;
-    return lattice;
-  };
-  if (results.quantisation) report.quantisation = make_lattice(*results.quantisation);
-  for (const detect::StreamDetections& stream : results.streams) {
-    StreamReport out;
-    out.stream = stream.stream;
-    out.kind = stream.kind;
-    if (stream.kind == "template") {
-      const auto it = results.templates.find(stream.template_hash);
-      out.label = it != results.templates.end() ? it->second : std::string();
-    } else if (stream.kind == "process") {
-      out.label = stream.stream;
-    } else if (stream.kind == "log" || stream.kind == "input") {
-      out.label = results.sources->name(stream.input);
-    }
-    out.lines = stream.lines;
-    out.span_ms = static_cast<double>(stream.span) / 1e6;
-    out.resolution_ms = static_cast<double>(stream.resolution) / 1e6;
-    out.zero_gap_share = stream.zero_gap_share;
-    out.out_of_order = stream.out_of_order;
-    for (const detect::StreamMode& mode : stream.modes) {
-      out.modes.push_back(
-          {mode.centre_ns / 1e6, mode.lo_ns / 1e6, mode.hi_ns / 1e6, mode.count, mode.expected, mode.log10_p});
-    }
-    for (const detect::RunFinding& run : stream.runs) out.runs.push_back(make_run(run));
-    for (const detect::StreamStall& stall : stream.stalls) {
-      out.stalls.push_back(
-          {make_line(stall.after, *results.sources), stall.gap_ns / 1e6, stall.median_ratio, stall.log10_p});
-    }
-    if (stream.quantisation) out.quantisation = make_lattice(*stream.quantisation);
-    for (const detect::Periodicity& p : stream.periodicity) {
-      out.periodicity.push_back({p.period_ns / 1e6, p.phase_ns / 1e6, p.jitter_ns / 1e6, p.on_beat_share, p.beats,
-                                 p.missing_beat_ratio, p.log10_p});
-    }
-    if (stream.renewal) {
-      const detect::Renewal& r = *stream.renewal;
-      out.renewal = StreamReport::Renewal{r.period_ns / 1e6, r.jitter_ns / 1e6,    r.periodic_fraction,
-                                          r.beats,           r.missing_beat_ratio, r.log10_p};
-    }
-    report.streams.push_back(std::move(out));
-  }
-
+/// The analysis summary.
+void add_analysis(Report& report, const RunResults& results) {
   const detect::DetectionSummary& detection = *results.detection;
   report.analysis.streams = results.grouping->streams - std::min(results.grouping->streams, results.derived_streams);
   report.analysis.derived_streams = results.derived_streams;
@@ -249,6 +253,27 @@ Report build_report(const RunResults& results) {
   report.analysis.pooled_test = detection.pooled_test_run;
   report.analysis.idle_closed = results.grouping->idle_closed;
   report.analysis.early_flushes = results.grouping->early_flushes;
+}
+
+}  // namespace
+
+Report build_report(const RunResults& results) {
+  Report report;
+  report.tool_version = GAPSCAN_VERSION;
+  report.likely_threshold = catalog::k_likely_confidence;
+  report.unexplained_wall_share = catalog::k_unexplained_wall_share;
+  int rank = 0;
+  for (const catalog::Suspect& suspect : *results.suspects)
+    report.findings.push_back(make_finding(suspect, ++rank, results));
+
+  add_lines(report, results);
+  report.inputs = results.inputs;
+
+  for (const detect::RunFinding& run : results.runs) report.runs.push_back(make_run(run, *results.sources));
+  if (results.quantisation) report.quantisation = make_lattice(*results.quantisation);
+  for (const detect::StreamDetections& stream : results.streams) report.streams.push_back(make_stream(stream, results));
+
+  add_analysis(report, results);
 
   report.catalog_origin = results.catalog->origin;
   report.catalog_causes = results.catalog->causes.size();

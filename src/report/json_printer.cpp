@@ -17,8 +17,8 @@ double round_to(double value, int digits) {
 
 Json line_json(const LineRef& line) { return Json{{"where", line.where}, {"text", line.text}}; }
 
-Json finding_json(const Finding& f) {
-  Json j;
+/// Rank, cause, confidence, interval, counts and p-values.
+void add_basics(Json& j, const Finding& f) {
   j["rank"] = f.rank;
   j["cause"] = f.cause;
   j["title"] = f.title;
@@ -43,6 +43,10 @@ Json finding_json(const Finding& f) {
   j["log10_p_pooled"] = round_to(f.log10_p_pooled, 2);
   j["significance"] = round_to(f.significance, 4);
   j["rank_score"] = round_to(f.rank_score, 4);
+}
+
+/// The matched delay window and the score's terms.
+void add_match(Json& j, const Finding& f) {
   if (f.delay_value_ms) {
     j["delay"] = Json{{"value_ms", *f.delay_value_ms},
                       {"tolerance_ms", *f.delay_tolerance_ms},
@@ -59,6 +63,10 @@ Json finding_json(const Finding& f) {
                     {"evidence", round_to(f.evidence_score, 4)},
                     {"evidence_weight", round_to(f.evidence_weight, 4)},
                     {"counter", round_to(f.counter_evidence, 4)}};
+}
+
+/// The periodic and lattice details, or null.
+void add_shape(Json& j, const Finding& f) {
   if (f.periodic) {
     const Finding::Periodic& p = *f.periodic;
     j["periodic"] = Json{{"kind", p.renewal ? "renewal" : "locked"},
@@ -85,6 +93,10 @@ Json finding_json(const Finding& f) {
   } else {
     j["lattice"] = nullptr;
   }
+}
+
+/// Stalls around trigger lines, or null.
+void add_trigger(Json& j, const Finding& f) {
   if (f.trigger) {
     const Finding::Trigger& t = *f.trigger;
     Json occurrences = Json::array();
@@ -112,6 +124,10 @@ Json finding_json(const Finding& f) {
   } else {
     j["trigger"] = nullptr;
   }
+}
+
+/// Satellite, folded tick modes, worst request, evidence and example gaps.
+void add_evidence(Json& j, const Finding& f) {
   j["satellite"] =
       f.satellite_ms ? Json{{"interval_ms", round_to(*f.satellite_ms, 4)}, {"gaps", f.satellite_gaps}} : Json();
   Json ticks = Json::array();
@@ -151,6 +167,15 @@ Json finding_json(const Finding& f) {
     alternatives.push_back(Json{{"cause", a.cause}, {"title", a.title}, {"confidence", round_to(a.confidence, 4)}});
   }
   j["alternatives"] = std::move(alternatives);
+}
+
+Json finding_json(const Finding& f) {
+  Json j;
+  add_basics(j, f);
+  add_match(j, f);
+  add_shape(j, f);
+  add_trigger(j, f);
+  add_evidence(j, f);
   return j;
 }
 
@@ -180,74 +205,64 @@ Json lattice_json(const Lattice& q) {
               {"weak", q.weak}};
 }
 
-std::string render_json(const Report& report) {
-  Json root;
-  root["version"] = k_json_version;
-  root["tool"] = Json{{"name", "gapscan"}, {"version", report.tool_version}};
-  root["likely_threshold"] = report.likely_threshold;
-  Json findings = Json::array();
-  for (const Finding& f : report.findings) findings.push_back(finding_json(f));
-  root["findings"] = std::move(findings);
-  Json runs = Json::array();
-  for (const Run& run : report.runs) runs.push_back(run_json(run));
-  root["runs"] = std::move(runs);
-  root["quantisation"] = report.quantisation ? lattice_json(*report.quantisation) : Json();
-  Json streams = Json::array();
-  for (const StreamReport& stream : report.streams) {
-    Json modes = Json::array();
-    for (const StreamMode& mode : stream.modes) {
-      modes.push_back(Json{{"centre_ms", round_to(mode.centre_ms, 4)},
-                           {"lo_ms", round_to(mode.lo_ms, 4)},
-                           {"hi_ms", round_to(mode.hi_ms, 4)},
-                           {"count", mode.count},
-                           {"expected", round_to(mode.expected, 4)},
-                           {"log10_p", round_to(mode.log10_p, 2)}});
-    }
-    Json stream_runs = Json::array();
-    for (const Run& run : stream.runs) stream_runs.push_back(run_json(run));
-    Json stalls = Json::array();
-    for (const StreamReport::Stall& stall : stream.stalls) {
-      stalls.push_back(Json{{"line", stall.after.where},
-                            {"text", stall.after.text},
-                            {"gap_ms", round_to(stall.gap_ms, 4)},
-                            {"median_ratio", round_to(stall.median_ratio, 2)},
-                            {"log10_p", round_to(stall.log10_p, 2)}});
-    }
-    Json clocks = Json::array();
-    for (const StreamReport::Clock& clock : stream.periodicity) {
-      clocks.push_back(Json{{"kind", "locked"},
-                            {"period_ms", round_to(clock.period_ms, 5)},
-                            {"phase_ms", round_to(clock.phase_ms, 4)},
-                            {"jitter_ms", round_to(clock.jitter_ms, 4)},
-                            {"on_beat_share", round_to(clock.on_beat_share, 4)},
-                            {"beats", clock.beats},
-                            {"missing_beat_ratio", round_to(clock.missing_beat_ratio, 4)},
-                            {"log10_p", round_to(clock.log10_p, 2)}});
-    }
-    streams.push_back(
-        Json{{"stream", stream.stream},
-             {"kind", stream.kind},
-             {"label", stream.label},
-             {"lines", stream.lines},
-             {"span_ms", round_to(stream.span_ms, 3)},
-             {"resolution_ms", stream.resolution_ms},
-             {"zero_gap_share", round_to(stream.zero_gap_share, 4)},
-             {"out_of_order", stream.out_of_order},
-             {"modes", std::move(modes)},
-             {"runs", std::move(stream_runs)},
-             {"stalls", std::move(stalls)},
-             {"periodicity", std::move(clocks)},
-             {"quantisation", stream.quantisation ? lattice_json(*stream.quantisation) : Json()},
-             {"renewal", stream.renewal ? Json{{"period_ms", round_to(stream.renewal->period_ms, 5)},
-                                               {"jitter_ms", round_to(stream.renewal->jitter_ms, 4)},
-                                               {"periodic_fraction", round_to(stream.renewal->periodic_fraction, 4)},
-                                               {"beats", stream.renewal->beats},
-                                               {"missing_beat_ratio", round_to(stream.renewal->missing_beat_ratio, 4)},
-                                               {"log10_p", round_to(stream.renewal->log10_p, 2)}}
-                                        : Json()}});
-  }
-  root["streams"] = std::move(streams);
+namespace {
 
+/// One stream's own detections.
+Json stream_json(const StreamReport& stream) {
+  Json modes = Json::array();
+  for (const StreamMode& mode : stream.modes) {
+    modes.push_back(Json{{"centre_ms", round_to(mode.centre_ms, 4)},
+                         {"lo_ms", round_to(mode.lo_ms, 4)},
+                         {"hi_ms", round_to(mode.hi_ms, 4)},
+                         {"count", mode.count},
+                         {"expected", round_to(mode.expected, 4)},
+                         {"log10_p", round_to(mode.log10_p, 2)}});
+  }
+  Json stream_runs = Json::array();
+  for (const Run& run : stream.runs) stream_runs.push_back(run_json(run));
+  Json stalls = Json::array();
+  for (const StreamReport::Stall& stall : stream.stalls) {
+    stalls.push_back(Json{{"line", stall.after.where},
+                          {"text", stall.after.text},
+                          {"gap_ms", round_to(stall.gap_ms, 4)},
+                          {"median_ratio", round_to(stall.median_ratio, 2)},
+                          {"log10_p", round_to(stall.log10_p, 2)}});
+  }
+  Json clocks = Json::array();
+  for (const StreamReport::Clock& clock : stream.periodicity) {
+    clocks.push_back(Json{{"kind", "locked"},
+                          {"period_ms", round_to(clock.period_ms, 5)},
+                          {"phase_ms", round_to(clock.phase_ms, 4)},
+                          {"jitter_ms", round_to(clock.jitter_ms, 4)},
+                          {"on_beat_share", round_to(clock.on_beat_share, 4)},
+                          {"beats", clock.beats},
+                          {"missing_beat_ratio", round_to(clock.missing_beat_ratio, 4)},
+                          {"log10_p", round_to(clock.log10_p, 2)}});
+  }
+  return Json{{"stream", stream.stream},
+              {"kind", stream.kind},
+              {"label", stream.label},
+              {"lines", stream.lines},
+              {"span_ms", round_to(stream.span_ms, 3)},
+              {"resolution_ms", stream.resolution_ms},
+              {"zero_gap_share", round_to(stream.zero_gap_share, 4)},
+              {"out_of_order", stream.out_of_order},
+              {"modes", std::move(modes)},
+              {"runs", std::move(stream_runs)},
+              {"stalls", std::move(stalls)},
+              {"periodicity", std::move(clocks)},
+              {"quantisation", stream.quantisation ? lattice_json(*stream.quantisation) : Json()},
+              {"renewal", stream.renewal ? Json{{"period_ms", round_to(stream.renewal->period_ms, 5)},
+                                                {"jitter_ms", round_to(stream.renewal->jitter_ms, 4)},
+                                                {"periodic_fraction", round_to(stream.renewal->periodic_fraction, 4)},
+                                                {"beats", stream.renewal->beats},
+                                                {"missing_beat_ratio", round_to(stream.renewal->missing_beat_ratio, 4)},
+                                                {"log10_p", round_to(stream.renewal->log10_p, 2)}}
+                                         : Json()}};
+}
+
+/// Line accounting, inputs and the analysis summary.
+void add_accounting(Json& root, const Report& report) {
   const LineSummary& l = report.lines;
   Json unparsed = Json::array();
   for (const UnparsedLine& u : l.unparsed_examples) {
@@ -291,6 +306,27 @@ std::string render_json(const Report& report) {
                           {"pooled_test", a.pooled_test},
                           {"idle_closed", a.idle_closed},
                           {"early_flushes", a.early_flushes}};
+}
+
+}  // namespace
+
+std::string render_json(const Report& report) {
+  Json root;
+  root["version"] = k_json_version;
+  root["tool"] = Json{{"name", "gapscan"}, {"version", report.tool_version}};
+  root["likely_threshold"] = report.likely_threshold;
+  Json findings = Json::array();
+  for (const Finding& f : report.findings) findings.push_back(finding_json(f));
+  root["findings"] = std::move(findings);
+  Json runs = Json::array();
+  for (const Run& run : report.runs) runs.push_back(run_json(run));
+  root["runs"] = std::move(runs);
+  root["quantisation"] = report.quantisation ? lattice_json(*report.quantisation) : Json();
+  Json streams = Json::array();
+  for (const StreamReport& stream : report.streams) streams.push_back(stream_json(stream));
+  root["streams"] = std::move(streams);
+
+  add_accounting(root, report);
   root["catalog"] = Json{{"origin", report.catalog_origin}, {"causes", report.catalog_causes}};
   Json diagnostics = Json::array();
   for (const Diagnostic& d : report.diagnostics) {

@@ -64,9 +64,8 @@ void print_explain(std::string& out, const Finding& f) {
   }
 }
 
-void print_finding(std::string& out, const Finding& f, bool explain) {
-  out += fmt::format("#{}  {}\n", f.rank, f.title);
-  out += fmt::format("    {} · confidence {:.2f} · {}\n", f.likely ? "likely" : "possible", f.confidence, f.cause);
+/// What the finding is: its period, stalls, durations or gap band, and where it was seen.
+void print_values(std::string& out, const Finding& f) {
   if (f.periodic && f.periodic->renewal) {
     const Finding::Periodic& p = *f.periodic;
     out += fmt::format("    {:<11}{} (a loop: its lines recur every {} ± {}, with no fixed phase)\n", "Period",
@@ -135,6 +134,10 @@ void print_finding(std::string& out, const Finding& f, bool explain) {
     out += fmt::format("    {:<11}{} gaps in {} request{} ({}); {} of those requests' wall time\n", "Seen",
                        count(f.gaps), count(f.requests), f.requests == 1 ? "" : "s", f.shape, percent(f.wall_share));
   }
+}
+
+/// The lattice it sits on, the worst request, logged durations in the same interval.
+void print_lattice_and_worst(std::string& out, const Finding& f) {
   if (f.lattice) {
     std::string modes;
     for (const auto& [multiple, gaps] : f.lattice->modes)
@@ -154,6 +157,10 @@ void print_finding(std::string& out, const Finding& f, bool explain) {
     out += fmt::format("    {:<11}{} logged durations (request times, elapsed=…) fall in the same interval\n", "Also",
                        count(f.logged_durations));
   }
+}
+
+/// How significant it is, what the matched window implies.
+void print_strength(std::string& out, const Finding& f) {
   std::string strength;
   if (f.log10_p_per_request < 0)
     strength += p_value(f.log10_p_per_request) +
@@ -181,6 +188,10 @@ void print_finding(std::string& out, const Finding& f, bool explain) {
     out += fmt::format("    {:<11}{} (catalog value {} ± {}{})\n", "Matches", f.delay_label,
                        duration(*f.delay_value_ms), duration(*f.delay_tolerance_ms), where);
   }
+}
+
+/// Evidence for and against, and a typical trigger line with the stalls around it.
+void print_evidence(std::string& out, const Finding& f) {
   bool first = true, first_against = true;
   for (const EvidenceResult& e : f.evidence) {
     if (e.hits == 0) continue;
@@ -209,6 +220,10 @@ void print_finding(std::string& out, const Finding& f, bool explain) {
                          end_ms < 0 ? "before" : "after", stall.where);
     }
   }
+}
+
+/// One typical gap (or line, for durations) with its lines.
+void print_typical(std::string& out, const Finding& f) {
   for (std::size_t i = 0; i < f.examples.size() && i < 1; ++i) {
     const GapExample& example = f.examples[i];
     if (f.values == "durations") {
@@ -222,6 +237,10 @@ void print_finding(std::string& out, const Finding& f, bool explain) {
                        duration(example.gap_ms));
     out += fmt::format("      {}  {}\n", example.after.where, example.after.text);
   }
+}
+
+/// Score terms (--explain), how to confirm, the fix, references, other fitting causes.
+void print_actions(std::string& out, const Finding& f, bool explain) {
   if (explain) print_explain(out, f);
   list(out, "Confirm", f.confirm);
   list(out, "Fix", f.fix);
@@ -236,10 +255,41 @@ void print_finding(std::string& out, const Finding& f, bool explain) {
   out += "\n";
 }
 
-}  // namespace
+void print_finding(std::string& out, const Finding& f, bool explain) {
+  out += fmt::format("#{}  {}\n", f.rank, f.title);
+  out += fmt::format("    {} · confidence {:.2f} · {}\n", f.likely ? "likely" : "possible", f.confidence, f.cause);
+  print_values(out, f);
+  print_lattice_and_worst(out, f);
+  print_strength(out, f);
+  print_evidence(out, f);
+  print_typical(out, f);
+  print_actions(out, f, explain);
+}
 
-std::string render_text(const Report& report) {
-  std::string out;
+/// One row per suspect below the likely and unexplained tiers.
+void print_others(std::string& out, const Report& report) {
+  out += "Other significant gap modes (below confidence " + fmt::format("{:.1f}", report.likely_threshold) + ")\n";
+  out += fmt::format("  {:>4}  {:>12}  {:<9}  {:>9}  {:>8}  {:>6}  {:>10}  {}\n", "rank", "value", "of", "count",
+                     "requests", "wall", "confidence", "cause");
+  for (const Finding& f : report.findings) {
+    if (f.likely || f.unexplained) continue;
+    const std::string kind = f.periodic                ? "period"
+                             : f.trigger               ? "stalls"
+                             : f.values == "durations" ? "durations"
+                                                       : "gaps";
+    out += fmt::format("  {:>4}  {:>12}  {:<9}  {:>9}  {:>8}  {:>6}  {:>10.2f}  {}\n", f.rank, duration(f.interval_ms),
+                       kind, count(f.gaps), count(f.requests), percent(f.wall_share), f.confidence, f.cause);
+    if (report.explain) {
+      std::string explained;
+      print_explain(explained, f);
+      out += explained;
+    }
+  }
+  out += "\n";
+}
+
+/// The suspects in full, by tier: likely causes, unexplained delays, or "nothing found".
+void print_suspects(std::string& out, const Report& report) {
   std::size_t likely = 0;
   for (const Finding& f : report.findings) likely += f.likely ? 1 : 0;
 
@@ -274,28 +324,11 @@ std::string render_text(const Report& report) {
     }
     out += "\n";
   }
-  if (likely + unexplained < report.findings.size()) {
-    out += "Other significant gap modes (below confidence " + fmt::format("{:.1f}", report.likely_threshold) + ")\n";
-    out += fmt::format("  {:>4}  {:>12}  {:<9}  {:>9}  {:>8}  {:>6}  {:>10}  {}\n", "rank", "value", "of", "count",
-                       "requests", "wall", "confidence", "cause");
-    for (const Finding& f : report.findings) {
-      if (f.likely || f.unexplained) continue;
-      const std::string kind = f.periodic                ? "period"
-                               : f.trigger               ? "stalls"
-                               : f.values == "durations" ? "durations"
-                                                         : "gaps";
-      out +=
-          fmt::format("  {:>4}  {:>12}  {:<9}  {:>9}  {:>8}  {:>6}  {:>10.2f}  {}\n", f.rank, duration(f.interval_ms),
-                      kind, count(f.gaps), count(f.requests), percent(f.wall_share), f.confidence, f.cause);
-      if (report.explain) {
-        std::string explained;
-        print_explain(explained, f);
-        out += explained;
-      }
-    }
-    out += "\n";
-  }
+  if (likely + unexplained < report.findings.size()) print_others(out, report);
+}
 
+/// The most significant runs of near-equal consecutive gaps.
+void print_runs(std::string& out, const Report& report) {
   if (!report.runs.empty()) {
     const std::size_t shown = std::min<std::size_t>(3, report.runs.size());
     out += fmt::format("Runs of near-equal consecutive gaps ({} most significant of {})\n", shown, report.runs.size());
@@ -310,6 +343,11 @@ std::string render_text(const Report& report) {
     }
     out += "\n";
   }
+}
+
+/// Modes of message-template, process and whole-input streams that stand out after the
+/// correction for all such streams tested.
+void print_derived(std::string& out, const Report& report) {
   // Derived streams: modes that stand out after the correction for all such streams tested.
   {
     const double log10_tested =
@@ -338,15 +376,10 @@ std::string render_text(const Report& report) {
       out += "\n";
     }
   }
-  if (report.quantisation) {
-    const Lattice& q = *report.quantisation;
-    out += fmt::format(
-        "Quantisation: gaps fall on a {}{} lattice (offset {}): coherence {:.2f}, {} of {} sampled gaps within an "
-        "eighth of a step (25 % by chance); {}\n\n",
-        q.weak ? "weak " : "", duration(q.base_ms), duration(q.offset_ms), q.coherence, percent(q.share), count(q.gaps),
-        p_value(q.log10_p));
-  }
+}
 
+/// Line accounting, inputs, analysis and catalog.
+void print_accounting(std::string& out, const Report& report) {
   const LineSummary& lines = report.lines;
   out += fmt::format("Lines      {} read: {} records, {} continuation, ", count(lines.lines), count(lines.records),
                      count(lines.continuation));
@@ -381,6 +414,25 @@ std::string render_text(const Report& report) {
                      a.gaps > 0 ? duration(a.resolution_ms) : std::string("unknown (no gaps)"),
                      a.pooled_test ? "run" : "not run (fewer than 5 streams)");
   out += fmt::format("Catalog    {}, {} causes\n", report.catalog_origin, report.catalog_causes);
+}
+
+}  // namespace
+
+std::string render_text(const Report& report) {
+  std::string out;
+  print_suspects(out, report);
+  print_runs(out, report);
+  print_derived(out, report);
+  if (report.quantisation) {
+    const Lattice& q = *report.quantisation;
+    out += fmt::format(
+        "Quantisation: gaps fall on a {}{} lattice (offset {}): coherence {:.2f}, {} of {} sampled gaps within an "
+        "eighth of a step (25 % by chance); {}\n\n",
+        q.weak ? "weak " : "", duration(q.base_ms), duration(q.offset_ms), q.coherence, percent(q.share), count(q.gaps),
+        p_value(q.log10_p));
+  }
+
+  print_accounting(out, report);
   return out;
 }
 
