@@ -43,8 +43,8 @@
 //   rank score    R = C * (0.5 + 0.5 * min(1, wall_share / 0.3))
 //
 // Suspects are ranked by tier, then by R: named suspects with C >= 0.6 first, then findings
-// that are not likely but hold at least a quarter of their requests' wall time with S >= 0.5
-// (reported as unexplained delays), then the rest. A user is told first what the catalog can
+// that are not likely but hold at least a quarter of their requests' wall time with S >= 0.5,
+// in three or more requests (reported as unexplained delays), then the rest. A user is told first what the catalog can
 // name with confidence, and never loses a delay that costs a quarter of the time.
 
 #include <gapscan/catalog/matcher.hpp>
@@ -57,6 +57,7 @@ namespace {
 
 constexpr double k_unknown_threshold = 0.05;
 constexpr double k_satellite_weight = 0.3;
+constexpr std::uint64_t k_unexplained_min_requests = 3;
 constexpr double k_satellite_band_discount = 0.95;  // a band reaching the satellite fits a little less
 
 double shape_factor(detect::Shape finding, const std::vector<std::string>& shapes) {
@@ -291,7 +292,12 @@ void fold_ticks_above(std::vector<Suspect>& suspects, std::size_t main, const st
 
 int tier_of(const Suspect& suspect) {
   if (suspect.best.cause != nullptr && suspect.confidence >= k_likely_confidence) return 0;
-  if (suspect.finding->wall_share >= k_unexplained_wall_share && suspect.significance >= 0.5) return 1;
+  // A delay seen in one stream only (a daemon's log between its rare events) is not a delay
+  // requests pay: at least k_unexplained_min_requests streams must show it.
+  const detect::Finding& f = *suspect.finding;
+  if (f.wall_share >= k_unexplained_wall_share && suspect.significance >= 0.5 &&
+      f.requests >= k_unexplained_min_requests)
+    return 1;
   return 2;
 }
 
