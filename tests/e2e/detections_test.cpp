@@ -221,3 +221,64 @@ TEST_CASE("A wait between requests shows in the stream of the thread that serves
     for (const auto& mode : stream["modes"]) CHECK(std::abs(mode["centre_ms"].get<double>() - 44) > 2);
   }
 }
+
+TEST_CASE("Three fork lines among busy clients are enough to tie the clients' stalls to them", "[e2e][detect]") {
+  // Four workers log a line every 1.5-4 ms; each stalls 15-22 ms when the server forks, which
+  // it does three times in 25 s. One occurrence alone proves little; three do.
+  const std::string clients = "gapscan_e2e_forks_clients.log", server = "gapscan_e2e_forks_redis.log";
+  const std::vector<std::int64_t> forks = {5'300'000, 12'100'000, 19'700'000};
+  {
+    Random random(11);
+    std::vector<std::pair<std::int64_t, std::string>> lines;
+    for (int w = 0; w < 4; ++w) {
+      std::int64_t t = static_cast<std::int64_t>(random.uniform() * 10'000);
+      int left = 0, request = 0;
+      std::string id;
+      while (t < 25'000'000) {
+        if (left == 0) {
+          id = std::to_string(w);
+          id += 'r';
+          id += std::to_string(request++);
+          left = 20 + static_cast<int>(random.uniform() * 40);
+          lines.emplace_back(t, line(t, id, "Start request GET /wiki/Page"));
+        } else {
+          lines.emplace_back(t, line(t, id, "RedisBagOStuff::get key"));
+        }
+        --left;
+        std::int64_t dt = 1'500 + static_cast<std::int64_t>(random.uniform() * 2'500);
+        for (std::int64_t fork : forks) {
+          if (t < fork && fork <= t + dt) dt = fork - t + 15'000 + static_cast<std::int64_t>(random.uniform() * 7'000);
+        }
+        t += dt;
+      }
+    }
+    std::sort(lines.begin(), lines.end());
+    std::ofstream out(clients);
+    for (const auto& [t, text] : lines) out << text;
+    std::ofstream redis(server);
+    const auto stamp = [](std::int64_t micros) {
+      char text[64];
+      std::snprintf(text, sizeof text, "900:M 29 Nov 2026 21:%02lld:%02lld.%03lld",
+                    static_cast<long long>(micros / 60'000'000), static_cast<long long>(micros / 1'000'000 % 60),
+                    static_cast<long long>(micros / 1000 % 1000));
+      return std::string(text);
+    };
+    redis << stamp(0) << " * Ready to accept connections\n";
+    for (std::int64_t fork : forks) {
+      redis << stamp(fork) << " * Background saving started by pid 912\n";
+      redis << stamp(fork + 400'000) << " * Background saving terminated with success\n";
+    }
+  }
+  const auto result = run_command(gapscan_command("--output json " + clients + " " + server));
+  std::remove(clients.c_str());
+  std::remove(server.c_str());
+  REQUIRE(result.exit_code == 0);
+  const auto json = nlohmann::json::parse(result.out);
+  REQUIRE_FALSE(json["findings"].empty());
+  const auto& first = json["findings"][0];
+  CHECK(first["cause"] == "fork_page_table_copy");
+  CHECK(first["confidence"].get<double>() >= 0.6);
+  CHECK(first["trigger"]["occurrences"] == 3);
+  CHECK(first["trigger"]["aligned"] == 3);
+  CHECK(std::abs(first["interval_ms"].get<double>() - 18.5) < 3);
+}
