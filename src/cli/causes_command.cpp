@@ -33,9 +33,9 @@ std::string typical_values(const catalog::Cause& cause, std::size_t limit) {
 }
 
 std::string list_causes(const catalog::Catalog& catalog) {
-  std::string text = fmt::format("{:<36}  {:<30}  {}\n", "id", "typical values", "cause");
+  std::string text = fmt::format("{:<36}  {:<34}  {}\n", "id", "typical values", "cause");
   for (const catalog::Cause& cause : catalog.causes) {
-    text += fmt::format("{:<36}  {:<30}  {}\n", cause.id, typical_values(cause, 4), cause.title);
+    text += fmt::format("{:<36}  {:<34}  {}\n", cause.id, typical_values(cause, 3), cause.title);
   }
   text +=
       fmt::format("\n{} causes ({}). `gapscan causes ID` shows one in full.\n", catalog.causes.size(), catalog.origin);
