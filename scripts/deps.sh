@@ -11,8 +11,8 @@ GAPSCAN_BUILD_PACKAGES=(
   zlib1g-dev libzstd-dev libbz2-dev liblzma-dev catch2
 )
 # Tests: the real memcached and Redis servers with their PHP extensions for the live tests;
-# tzdata for the --tz tests.
-GAPSCAN_TEST_PACKAGES=(memcached redis-server php-cli php-memcached php-redis procps tzdata)
+# tzdata for the --tz tests; python3 for the seed incidents' log generators (tests/seed).
+GAPSCAN_TEST_PACKAGES=(memcached redis-server php-cli php-memcached php-redis procps tzdata python3)
 # CI extras: format and lint checks; python3 for the corpus scorer (bench/score_corpus.sh).
 GAPSCAN_CI_PACKAGES=(clang-format clang-tidy python3)
 

@@ -13,6 +13,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <string_view>
 
 namespace gapscan::detect {
@@ -295,219 +296,269 @@ void TriggerAligner::prune() {
   std::erase_if(m_names, [&](const auto& name) { return !std::binary_search(kept.begin(), kept.end(), name.first); });
 }
 
+/// What finish() needs while it tests one pattern.
+struct TriggerAligner::PatternTest {
+  std::size_t spec = 0;
+  std::size_t begin = 0, end = 0;  ///< the pattern's lines in m_triggers
+  TimeNs after = 0, tolerance = 0;
+  std::vector<std::uint64_t> own;  ///< streams that write the pattern's lines: they take no part
+  std::vector<const Stall*> by_start;
+  DurationNs longest = 0;
+  bool is_own(std::uint64_t id) const { return std::binary_search(own.begin(), own.end(), id); }
+};
+
+void TriggerAligner::score_stalls(const PatternTest& test) {
+  // Scores against the gap time of the other streams, by ratio to their stream's median.
+  std::vector<double> reference = m_reference;
+  for (std::uint64_t id : test.own) {
+    const auto windows = m_trigger_windows.find(id);
+    if (windows == m_trigger_windows.end()) continue;
+    for (std::size_t b = 0; b < reference.size(); ++b) reference[b] = std::max(0.0, reference[b] - windows->second[b]);
+  }
+  std::vector<double> time_at_least(reference.size() + 1, 0);
+  for (std::size_t b = reference.size(); b-- > 0;) time_at_least[b] = time_at_least[b + 1] + reference[b];
+  const double total = time_at_least[0];
+  for (Stall& stall : m_stalls) {
+    const double tail = total > 0 ? std::clamp(time_at_least[stall.ratio_bin] / total, 1e-12, 1.0) : 1.0;
+    stall.tail = static_cast<float>(tail);
+    stall.score =
+        tail <= m_options.max_tail && !test.is_own(stall.stream_id) ? static_cast<float>(-std::log(tail)) : 0.0F;
+  }
+}
+
+std::vector<TimeNs> TriggerAligner::null_moments(const PatternTest& test) const {
+  TimeNs first = m_spans.front().first, last = m_spans.front().last;
+  for (const Span& span : m_spans) {
+    first = std::min(first, span.first);
+    last = std::max(last, span.last);
+  }
+  // Moments whose window [t − tolerance, t + after] overlaps the window of one of the
+  // pattern's own lines would see that line's effect: they are not drawn, so that a slow spell
+  // lasting seconds after every line does not also raise the null (unless too few remain).
+  std::vector<std::pair<TimeNs, TimeNs>> excluded;
+  const TimeNs reach = test.after + test.tolerance;
+  for (std::size_t i = test.begin; i < test.end; ++i) {
+    const TimeNs t = m_triggers[i].time;
+    if (!excluded.empty() && t - reach <= excluded.back().second)
+      excluded.back().second = t + reach;
+    else
+      excluded.emplace_back(t - reach, t + reach);
+  }
+  const double width = static_cast<double>(last - first);
+  std::vector<TimeNs> all, kept;
+  std::size_t next = 0;
+  for (std::size_t j = 0; j < m_options.null_draws; ++j) {
+    const double where = (static_cast<double>(j) + 0.5) / static_cast<double>(m_options.null_draws);
+    const TimeNs t = first + static_cast<TimeNs>(where * width);
+    all.push_back(t);
+    while (next < excluded.size() && excluded[next].second < t) ++next;
+    if (next >= excluded.size() || t < excluded[next].first) kept.push_back(t);
+  }
+  return kept.size() * 4 >= all.size() ? kept : all;
+}
+
+std::vector<double> TriggerAligner::null_scores(const PatternTest& test) const {
+  // A(t) at each null moment, by a sweep: a stall [s, e] covers t when it overlaps
+  // [t − tolerance, t + after], i.e. for t in [s − after, e + tolerance]; a stream counts at t
+  // while one of its windows spans t, with its best covering stall, as for an occurrence.
+  struct Event {
+    TimeNs time;
+    int kind;  // 0: window opens, 1: stall opens, 2: moment, 3: stall closes, 4: window closes
+    float value;
+    std::uint64_t stream_id;
+  };
+  std::vector<Event> events;
+  for (const Span& span : m_spans) {
+    if (test.is_own(span.stream_id)) continue;
+    events.push_back({span.first, 0, 0, span.stream_id});
+    events.push_back({span.last, 4, 0, span.stream_id});
+  }
+  for (const Stall& stall : m_stalls) {
+    if (stall.score <= 0) continue;
+    events.push_back({stall.start - test.after, 1, stall.score, stall.stream_id});
+    events.push_back({stall.end + test.tolerance, 3, stall.score, stall.stream_id});
+  }
+  for (TimeNs t : null_moments(test)) events.push_back({t, 2, 0, 0});
+  std::sort(events.begin(), events.end(),
+            [](const Event& a, const Event& b) { return a.time != b.time ? a.time < b.time : a.kind < b.kind; });
+
+  struct StreamState {
+    int windows = 0;
+    std::vector<float> scores;  // of the stalls covering the moment
+    double contribution() const {
+      return windows > 0 && !scores.empty() ? *std::max_element(scores.begin(), scores.end()) : 0.0;
+    }
+  };
+  std::unordered_map<std::uint64_t, StreamState> states;
+  std::vector<double> scores;
+  double sum = 0;
+  std::size_t active = 0;
+  for (const Event& event : events) {
+    if (event.kind == 2) {
+      if (active > 0) scores.push_back(std::max(0.0, sum) / static_cast<double>(active));
+      continue;
+    }
+    StreamState& state = states[event.stream_id];
+    sum -= state.contribution();
+    if (event.kind == 0) active += state.windows++ == 0 ? 1 : 0;
+    if (event.kind == 4) active -= --state.windows == 0 ? 1 : 0;
+    if (event.kind == 1) state.scores.push_back(event.value);
+    if (event.kind == 3) {
+      const auto it = std::find(state.scores.begin(), state.scores.end(), event.value);
+      if (it != state.scores.end()) state.scores.erase(it);
+    }
+    sum += state.contribution();
+  }
+  std::sort(scores.begin(), scores.end());
+  return scores;
+}
+
+TriggerOccurrence TriggerAligner::test_occurrence(const PatternTest& test, const Trigger& trigger,
+                                                  const std::vector<double>& null_scores) const {
+  TriggerOccurrence occurrence;
+  occurrence.time = trigger.time;
+  occurrence.location = trigger.location;
+  occurrence.text = trigger.text;
+  occurrence.stream = trigger.stream;
+  // The other streams active at t, each with its best stall overlapping [t − tolerance, t + after].
+  std::vector<std::uint64_t> active;
+  for (const Span& span : m_spans) {
+    if (!test.is_own(span.stream_id) && span.first <= trigger.time && span.last >= trigger.time)
+      active.push_back(span.stream_id);
+  }
+  std::sort(active.begin(), active.end());
+  active.erase(std::unique(active.begin(), active.end()), active.end());
+  occurrence.active = active.size();
+  if (active.empty()) return occurrence;
+  std::map<std::uint64_t, const Stall*> covering;
+  const TimeNs lo = trigger.time - test.tolerance, hi = trigger.time + test.after;
+  auto it = std::upper_bound(test.by_start.begin(), test.by_start.end(), hi,
+                             [](TimeNs t, const Stall* stall) { return t < stall->start; });
+  while (it != test.by_start.begin()) {
+    const Stall* stall = *--it;
+    if (stall->start < lo - test.longest) break;
+    if (stall->end < lo || stall->score <= 0 || !std::binary_search(active.begin(), active.end(), stall->stream_id))
+      continue;
+    const Stall*& best = covering[stall->stream_id];
+    if (best == nullptr || stall->score > best->score) best = stall;
+  }
+  double sum = 0;
+  for (const auto& [id, stall] : covering) {
+    sum += stall->score;
+    AlignedStall aligned;
+    aligned.stream_id = id;
+    const auto name = m_names.find(id);
+    if (name != m_names.end()) aligned.stream = name->second;
+    aligned.end = stall->end_line;
+    aligned.start = stall->start;
+    aligned.gap = stall->end - stall->start;
+    aligned.tail = stall->tail;
+    occurrence.stalls.push_back(std::move(aligned));
+  }
+  std::sort(occurrence.stalls.begin(), occurrence.stalls.end(),
+            [](const AlignedStall& a, const AlignedStall& b) { return a.gap > b.gap; });
+  occurrence.stalled = covering.size();
+  occurrence.score = sum / static_cast<double>(active.size());
+  const double draws = static_cast<double>(null_scores.size());
+  const auto at_least = static_cast<double>(
+      null_scores.end() - std::lower_bound(null_scores.begin(), null_scores.end(), occurrence.score - 1e-12));
+  const double p = occurrence.score > 0 ? std::min(1.0, (1 + at_least) / (1 + draws)) : 1.0;
+  occurrence.log10_p = std::log10(p);
+  return occurrence;
+}
+
+std::optional<TriggerFinding> TriggerAligner::test_pattern(const PatternTest& test, double log10_correction) const {
+  constexpr double k_clear = 0.05;  // an occurrence with p_t at or below this is aligned
+  const std::vector<double> null = null_scores(test);
+  if (null.empty()) return std::nullopt;
+  TriggerFinding finding;
+  finding.spec = test.spec;
+  finding.lines = m_lines[test.spec];
+  finding.null_draws = null.size();
+  double fisher = 0;
+  std::size_t clear = 0;
+  std::vector<TriggerOccurrence> occurrences;
+  TimeNs previous = 0;
+  for (std::size_t i = test.begin; i < test.end; ++i) {
+    const Trigger& trigger = m_triggers[i];
+    if (i > test.begin && static_cast<double>(trigger.time - previous) < m_options.merge_ns) continue;
+    previous = trigger.time;
+    TriggerOccurrence occurrence = test_occurrence(test, trigger, null);
+    // No other stream was writing at that moment (a save before the clients started, say):
+    // nothing could have stalled, so the occurrence cannot be tested either way.
+    if (occurrence.active == 0) {
+      ++finding.outside;
+      continue;
+    }
+    fisher += -2 * occurrence.log10_p * std::log(10.0);
+    if (occurrence.log10_p <= std::log10(k_clear)) ++clear;
+    occurrences.push_back(std::move(occurrence));
+  }
+  finding.occurrences = occurrences.size();
+  if (occurrences.empty()) return std::nullopt;
+  const double log_fisher = log_chi2_even_upper(fisher, occurrences.size());
+  const double log_binomial = log_binomial_tail(occurrences.size(), clear, k_clear);
+  finding.log10_p = std::min(0.0, to_log10(std::min(log_fisher, log_binomial)) + std::log10(2.0) + log10_correction);
+  summarise(finding, occurrences, std::log10(k_clear));
+  if (finding.log10_p > std::log10(m_options.alpha) || finding.aligned == 0) return std::nullopt;
+  return finding;
+}
+
+void TriggerAligner::summarise(TriggerFinding& finding, std::vector<TriggerOccurrence>& occurrences,
+                               double log10_clear) const {
+  std::vector<std::uint64_t> stalled_streams;
+  for (const TriggerOccurrence& occurrence : occurrences) {
+    if (occurrence.log10_p > log10_clear) continue;
+    ++finding.aligned;
+    for (const AlignedStall& stall : occurrence.stalls) {
+      finding.stall_ns.push_back(static_cast<double>(stall.gap));
+      stalled_streams.push_back(stall.stream_id);
+    }
+  }
+  std::sort(stalled_streams.begin(), stalled_streams.end());
+  stalled_streams.erase(std::unique(stalled_streams.begin(), stalled_streams.end()), stalled_streams.end());
+  finding.streams_stalled = stalled_streams.size();
+  for (const Span& span : m_spans) {
+    if (std::binary_search(stalled_streams.begin(), stalled_streams.end(), span.stream_id))
+      finding.stalled_span_ns += static_cast<double>(span.last - span.first);
+  }
+  std::stable_sort(occurrences.begin(), occurrences.end(),
+                   [](const TriggerOccurrence& a, const TriggerOccurrence& b) { return a.log10_p < b.log10_p; });
+  for (TriggerOccurrence& occurrence : occurrences) {
+    if (finding.examples.size() >= m_options.examples || occurrence.log10_p > log10_clear) break;
+    if (occurrence.stalls.size() > m_options.examples) occurrence.stalls.resize(m_options.examples);
+    finding.examples.push_back(std::move(occurrence));
+  }
+}
+
 std::vector<TriggerFinding> TriggerAligner::finish() {
   std::vector<TriggerFinding> out;
   if (m_specs.empty() || m_triggers.empty() || m_spans.empty()) return out;
-
-  const auto tolerance = static_cast<TimeNs>(m_options.tolerance_ns);
-  TimeNs span_first = m_spans.front().first, span_last = m_spans.front().last;
-  for (const Span& span : m_spans) {
-    span_first = std::min(span_first, span.first);
-    span_last = std::max(span_last, span.last);
-  }
-
-  std::vector<const Stall*> by_start;
-  by_start.reserve(m_stalls.size());
-  for (const Stall& stall : m_stalls) by_start.push_back(&stall);
-  std::sort(by_start.begin(), by_start.end(), [](const Stall* a, const Stall* b) { return a->start < b->start; });
-  DurationNs longest = 0;
-  for (const Stall& stall : m_stalls) longest = std::max(longest, stall.end - stall.start);
-
+  PatternTest test;
+  test.tolerance = static_cast<TimeNs>(m_options.tolerance_ns);
+  for (const Stall& stall : m_stalls) test.by_start.push_back(&stall);
+  std::sort(test.by_start.begin(), test.by_start.end(),
+            [](const Stall* a, const Stall* b) { return a->start < b->start; });
+  for (const Stall& stall : m_stalls) test.longest = std::max(test.longest, stall.end - stall.start);
   std::stable_sort(m_triggers.begin(), m_triggers.end(), [](const Trigger& a, const Trigger& b) {
     return a.spec != b.spec ? a.spec < b.spec : a.time < b.time;
   });
   std::size_t patterns_tested = 0;
   for (std::size_t s = 0; s < m_specs.size(); ++s) patterns_tested += m_lines[s] > 0 && !m_specs[s].marker ? 1 : 0;
   const double log10_correction = std::log10(static_cast<double>(std::max<std::size_t>(1, patterns_tested)));
-  constexpr double k_clear = 0.05;  // an occurrence with p_t at or below this is aligned
 
-  std::size_t begin = 0;
-  while (begin < m_triggers.size()) {
-    const std::size_t spec = m_triggers[begin].spec;
-    const auto after = static_cast<TimeNs>(m_specs[spec].after_ns > 0 ? m_specs[spec].after_ns : m_options.after_ns);
-    std::size_t end = begin;
-    while (end < m_triggers.size() && m_triggers[end].spec == spec) ++end;
-    // The streams that write this pattern's lines take no part in its test.
-    std::vector<std::uint64_t> own;
-    for (std::size_t i = begin; i < end; ++i) own.push_back(m_triggers[i].stream_id);
-    std::sort(own.begin(), own.end());
-    own.erase(std::unique(own.begin(), own.end()), own.end());
-    const auto is_own = [&](std::uint64_t id) { return std::binary_search(own.begin(), own.end(), id); };
-
-    // Scores against the gap time of the other streams, by ratio to their stream's median.
-    std::vector<double> reference = m_reference;
-    for (std::uint64_t id : own) {
-      const auto windows = m_trigger_windows.find(id);
-      if (windows == m_trigger_windows.end()) continue;
-      for (std::size_t b = 0; b < reference.size(); ++b)
-        reference[b] = std::max(0.0, reference[b] - windows->second[b]);
-    }
-    std::vector<double> time_at_least(reference.size() + 1, 0);
-    for (std::size_t b = reference.size(); b-- > 0;) time_at_least[b] = time_at_least[b + 1] + reference[b];
-    const double total = time_at_least[0];
-    for (Stall& stall : m_stalls) {
-      const std::size_t bin = stall.ratio_bin;
-      const double tail = total > 0 ? std::clamp(time_at_least[bin] / total, 1e-12, 1.0) : 1.0;
-      stall.tail = static_cast<float>(tail);
-      stall.score = tail <= m_options.max_tail && !is_own(stall.stream_id) ? static_cast<float>(-std::log(tail)) : 0.0F;
-    }
-
-    // Events for the sweep over the null moments: a stall [s, e] counts for a moment t when it
-    // overlaps [t - tolerance, t + after], i.e. for t in [s - after, e + tolerance].
-    struct Event {
-      TimeNs time;
-      int kind;  // 0: window opens, 1: stall opens, 2: moment, 3: stall closes, 4: window closes
-      double value;
-      std::uint64_t stream_id;
-    };
-    std::vector<Event> events;
-    events.reserve(2 * (m_spans.size() + m_stalls.size()) + m_options.null_draws);
-    for (const Span& span : m_spans) {
-      events.push_back({span.first, 0, 1, span.stream_id});
-      events.push_back({span.last, 4, 1, span.stream_id});
-    }
-    for (const Stall& stall : m_stalls) {
-      if (stall.score <= 0) continue;
-      events.push_back({stall.start - after, 1, stall.score, stall.stream_id});
-      events.push_back({stall.end + tolerance, 3, stall.score, stall.stream_id});
-    }
-    const double width = static_cast<double>(span_last - span_first);
-    for (std::size_t j = 0; j < m_options.null_draws; ++j) {
-      const double where = (static_cast<double>(j) + 0.5) / static_cast<double>(m_options.null_draws);
-      events.push_back({span_first + static_cast<TimeNs>(where * width), 2, 0, 0});
-    }
-    std::sort(events.begin(), events.end(),
-              [](const Event& a, const Event& b) { return a.time != b.time ? a.time < b.time : a.kind < b.kind; });
-
-    std::vector<double> null_scores;
-    null_scores.reserve(m_options.null_draws);
-    double active = 0, stalled = 0;
-    for (const Event& event : events) {
-      if (event.kind != 2 && is_own(event.stream_id)) continue;
-      switch (event.kind) {
-        case 0:
-          active += 1;
-          break;
-        case 1:
-          stalled += event.value;
-          break;
-        case 2:
-          if (active >= 0.5) null_scores.push_back(std::max(0.0, stalled) / active);
-          break;
-        case 3:
-          stalled -= event.value;
-          break;
-        default:
-          active -= 1;
-          break;
-      }
-    }
-    std::sort(null_scores.begin(), null_scores.end());
-    if (null_scores.empty()) {
-      begin = end;
-      continue;
-    }
-    const double draws = static_cast<double>(null_scores.size());
-
-    TriggerFinding finding;
-    finding.spec = spec;
-    finding.lines = m_lines[spec];
-    finding.null_draws = null_scores.size();
-    double fisher = 0;
-    std::size_t clear = 0;
-    std::vector<TriggerOccurrence> occurrences;
-    TimeNs previous = 0;
-    for (std::size_t i = begin; i < end; ++i) {
-      const Trigger& trigger = m_triggers[i];
-      if (i > begin && static_cast<double>(trigger.time - previous) < m_options.merge_ns) continue;
-      previous = trigger.time;
-      TriggerOccurrence occurrence;
-      occurrence.time = trigger.time;
-      occurrence.location = trigger.location;
-      occurrence.text = trigger.text;
-      occurrence.stream = trigger.stream;
-      std::size_t active_streams = 0;
-      for (const Span& span : m_spans) {
-        if (!is_own(span.stream_id) && span.first <= trigger.time && span.last >= trigger.time) ++active_streams;
-      }
-      occurrence.active = active_streams;
-      // No other stream was writing at that moment (a save before the clients started, say):
-      // nothing could have stalled, so the occurrence cannot be tested either way.
-      if (active_streams == 0) {
-        ++finding.outside;
-        continue;
-      }
-      // Stalls overlapping [t - tolerance, t + after], one per stream (the best scoring).
-      std::map<std::uint64_t, const Stall*> covering;
-      const TimeNs lo = trigger.time - tolerance, hi = trigger.time + after;
-      auto it = std::upper_bound(by_start.begin(), by_start.end(), hi,
-                                 [](TimeNs t, const Stall* stall) { return t < stall->start; });
-      while (it != by_start.begin()) {
-        --it;
-        const Stall* stall = *it;
-        if (stall->start < lo - longest) break;
-        if (stall->end < lo || stall->score <= 0) continue;
-        const Stall*& best = covering[stall->stream_id];
-        if (best == nullptr || stall->score > best->score) best = stall;
-      }
-      double sum = 0;
-      for (const auto& [id, stall] : covering) {
-        sum += stall->score;
-        AlignedStall aligned;
-        aligned.stream_id = id;
-        const auto name = m_names.find(id);
-        if (name != m_names.end()) aligned.stream = name->second;
-        aligned.end = stall->end_line;
-        aligned.start = stall->start;
-        aligned.gap = stall->end - stall->start;
-        aligned.tail = stall->tail;
-        occurrence.stalls.push_back(std::move(aligned));
-      }
-      occurrence.stalled = covering.size();
-      occurrence.score = active_streams > 0 ? sum / static_cast<double>(active_streams) : 0;
-      const auto at_least = static_cast<double>(
-          null_scores.end() - std::lower_bound(null_scores.begin(), null_scores.end(), occurrence.score - 1e-12));
-      const double p = occurrence.score > 0 ? std::min(1.0, (1 + at_least) / (1 + draws)) : 1.0;
-      occurrence.log10_p = std::log10(p);
-      fisher += -2 * std::log(p);
-      if (p <= k_clear) ++clear;
-      std::sort(occurrence.stalls.begin(), occurrence.stalls.end(),
-                [](const AlignedStall& a, const AlignedStall& b) { return a.gap > b.gap; });
-      occurrences.push_back(std::move(occurrence));
-    }
-    finding.occurrences = occurrences.size();
-    if (occurrences.empty()) {
-      begin = end;
-      continue;
-    }
-    const double log_fisher = log_chi2_even_upper(fisher, occurrences.size());
-    const double log_binomial = log_binomial_tail(occurrences.size(), clear, k_clear);
-    finding.log10_p = std::min(0.0, to_log10(std::min(log_fisher, log_binomial)) + std::log10(2.0) + log10_correction);
-    std::vector<std::uint64_t> stalled_streams;
-    for (TriggerOccurrence& occurrence : occurrences) {
-      if (occurrence.log10_p > std::log10(k_clear)) continue;
-      ++finding.aligned;
-      for (const AlignedStall& stall : occurrence.stalls) {
-        finding.stall_ns.push_back(static_cast<double>(stall.gap));
-        stalled_streams.push_back(stall.stream_id);
-      }
-    }
-    std::sort(stalled_streams.begin(), stalled_streams.end());
-    stalled_streams.erase(std::unique(stalled_streams.begin(), stalled_streams.end()), stalled_streams.end());
-    finding.streams_stalled = stalled_streams.size();
-    for (const Span& span : m_spans) {
-      if (std::binary_search(stalled_streams.begin(), stalled_streams.end(), span.stream_id))
-        finding.stalled_span_ns += static_cast<double>(span.last - span.first);
-    }
-    std::stable_sort(occurrences.begin(), occurrences.end(),
-                     [](const TriggerOccurrence& a, const TriggerOccurrence& b) { return a.log10_p < b.log10_p; });
-    for (TriggerOccurrence& occurrence : occurrences) {
-      if (finding.examples.size() >= m_options.examples || occurrence.log10_p > std::log10(k_clear)) break;
-      if (occurrence.stalls.size() > m_options.examples) occurrence.stalls.resize(m_options.examples);
-      finding.examples.push_back(std::move(occurrence));
-    }
-    if (finding.log10_p <= std::log10(m_options.alpha) && finding.aligned > 0) out.push_back(std::move(finding));
-    begin = end;
+  for (test.begin = 0; test.begin < m_triggers.size(); test.begin = test.end) {
+    test.spec = m_triggers[test.begin].spec;
+    const TriggerSpec& spec = m_specs[test.spec];
+    test.after = static_cast<TimeNs>(spec.after_ns > 0 ? spec.after_ns : m_options.after_ns);
+    test.end = test.begin;
+    while (test.end < m_triggers.size() && m_triggers[test.end].spec == test.spec) ++test.end;
+    test.own.clear();
+    for (std::size_t i = test.begin; i < test.end; ++i) test.own.push_back(m_triggers[i].stream_id);
+    std::sort(test.own.begin(), test.own.end());
+    test.own.erase(std::unique(test.own.begin(), test.own.end()), test.own.end());
+    score_stalls(test);
+    if (auto finding = test_pattern(test, log10_correction)) out.push_back(std::move(*finding));
   }
   std::sort(out.begin(), out.end(),
             [](const TriggerFinding& a, const TriggerFinding& b) { return a.log10_p < b.log10_p; });

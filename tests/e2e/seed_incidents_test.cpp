@@ -1,0 +1,58 @@
+// The seed incidents (tests/seed/*/README.md): each case's generator writes the logs the incident
+// left, and gapscan must rank the right cause first, as likely, with the interval the case was
+// built with.
+
+#include "run_binary.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <string>
+
+using gapscan::testing::gapscan_command;
+using gapscan::testing::run_command;
+
+namespace {
+
+/// Runs tests/seed/CASE/generate.py into a fresh folder and returns it.
+std::string generate(const std::string& name) {
+  const std::string dir = "seed_" + name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const auto made = run_command("python3 " + std::string(GAPSCAN_SOURCE_DIR) + "/tests/seed/" + name +
+                                "/generate.py " + dir);
+  REQUIRE(made.exit_code == 0);
+  return dir;
+}
+
+nlohmann::json first_finding(const std::string& args) {
+  const auto result = run_command(gapscan_command("--output json " + args));
+  REQUIRE(result.exit_code == 0);
+  const auto json = nlohmann::json::parse(result.out);
+  CHECK(json["lines"]["unparsed"] == 0);
+  REQUIRE_FALSE(json["findings"].empty());
+  return json["findings"][0];
+}
+
+}  // namespace
+
+TEST_CASE("Seed: Femiwiki's Flow cache writes stall 50 ms (HZ=100, Monolog JSON at +09:00)", "[e2e][seed]") {
+  const std::string dir = generate("femiwiki");
+  const auto f = first_finding(dir + "/femiwiki-fastcgi.log");
+  std::filesystem::remove_all(dir);
+  CHECK(f["cause"] == "nagle_delack_write_write_read");
+  CHECK(f["likely"] == true);
+  CHECK(f["delay"]["value_ms"] == 50.0);  // the window of CONFIG_HZ=100
+  CHECK(std::abs(f["interval_ms"].get<double>() - 50) < 1.5);
+}
+
+TEST_CASE("Seed: a transport benchmark's p50 is 44 ms from 4096-byte payloads up", "[e2e][seed]") {
+  const std::string dir = generate("transport-bench");
+  const auto f = first_finding(dir + "/tbench-client.log");
+  std::filesystem::remove_all(dir);
+  CHECK(f["cause"] == "nagle_partial_tail_segment");
+  CHECK(f["likely"] == true);
+  CHECK(std::abs(f["interval_ms"].get<double>() - 44) < 1);
+}
