@@ -272,6 +272,7 @@ void Analyzer::scan_stream(const stream::StreamWindow& window, const stats::GapS
     std::sort(members.begin(), members.end());
     std::vector<double> values(members.begin(), members.end());
     describe(values, found.centre_ns, found.lo_ns, found.hi_ns);
+    if (found.centre_ns < stats::k_min_resolution_ticks * static_cast<double>(series.resolution)) continue;
     detections.best_log10_p = std::min(detections.best_log10_p, mode.log10_p);
     detections.modes.push_back(found);
     if (primary) add_mode(window, std::move(members), mode.log10_p, series.gaps.size(), series.span);
@@ -590,6 +591,8 @@ DetectionResult Analyzer::finish() {
       }
       if (bins.empty()) continue;
       describe_bins(gaps, bins, finding.centre_ns, finding.lo_ns, finding.hi_ns);
+      if (finding.centre_ns < stats::k_min_resolution_ticks * static_cast<double>(m_summary.typical_resolution))
+        continue;
       finding.rel_width = (finding.hi_ns - finding.lo_ns) / finding.centre_ns;
       if (finding.rel_width > m_options.max_rel_width) continue;
       finding.requests_span_ns = m_pool.span_between(std::exp(mode.z_lo), std::exp(mode.z_hi));

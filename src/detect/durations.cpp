@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace gapscan::detect {
 namespace {
@@ -52,6 +53,125 @@ void DurationAnalyzer::add(std::string_view group_key, DurationNs value, std::ui
   }
 }
 
+namespace {
+
+/// One mode of a group's durations: its members' values (sorted) and its p-value.
+struct DurationMode {
+  std::vector<double> members;
+  double log10_p = 0;
+  std::size_t parts = 1;  ///< scan modes folded into it
+};
+
+/// Folds neighbouring modes that are one band: a service time with a spread of ±10 % comes out
+/// of the scan as two or three tight modes side by side (the scan removes the first and finds
+/// the next in what is left). Two modes are one band when the values between them are at least
+/// half as dense (per unit of ln value) as the sparser of the two.
+std::vector<DurationMode> fold_bands(std::vector<DurationMode> modes, const std::vector<double>& sorted_values) {
+  std::sort(modes.begin(), modes.end(),
+            [](const DurationMode& a, const DurationMode& b) { return a.members.front() < b.members.front(); });
+  const auto count_between = [&](double lo, double hi) {
+    return static_cast<double>(std::upper_bound(sorted_values.begin(), sorted_values.end(), hi) -
+                               std::lower_bound(sorted_values.begin(), sorted_values.end(), lo));
+  };
+  const auto density = [](const DurationMode& m) {
+    const double width = std::max(1e-3, std::log(m.members.back() / m.members.front()));
+    return static_cast<double>(m.members.size()) / width;
+  };
+  std::vector<DurationMode> out;
+  for (DurationMode& mode : modes) {
+    if (!out.empty()) {
+      DurationMode& last = out.back();
+      const double lo = last.members.back(), hi = mode.members.front();
+      if (hi / lo < 1.25) {
+        // Overlapping modes (the scan took the first one's points out) are one band outright.
+        const double between = std::max(0.0, count_between(lo, hi) - 2);  // the two ends are members
+        const double width = std::max(1e-3, std::log(hi / lo));
+        if (hi <= lo || between / width >= 0.5 * std::min(density(last), density(mode))) {
+          // One band: every value from the first mode's low end to the second's high end.
+          const auto from = std::lower_bound(sorted_values.begin(), sorted_values.end(), last.members.front());
+          const auto to = std::upper_bound(sorted_values.begin(), sorted_values.end(), mode.members.back());
+          const double last_high = last.members.back();
+          last.members.assign(from, std::max(to, std::upper_bound(sorted_values.begin(), sorted_values.end(), last_high)));
+          last.log10_p = std::min(last.log10_p, mode.log10_p);
+          last.parts += mode.parts;
+          continue;
+        }
+      }
+    }
+    out.push_back(std::move(mode));
+  }
+  return out;
+}
+
+/// The centre (median) and the shortest interval holding 80 % of the sorted members.
+void describe_members(const std::vector<double>& members, Finding& f) {
+  const std::size_t n = members.size();
+  f.centre_ns = n % 2 == 1 ? members[n / 2] : (members[n / 2 - 1] + members[n / 2]) / 2;
+  const auto k = static_cast<std::size_t>(std::ceil(0.8 * static_cast<double>(n)));
+  double best = members.back() - members.front();
+  f.lo_ns = members.front();
+  f.hi_ns = members.back();
+  for (std::size_t i = 0; i + k <= n && k > 0; ++i) {
+    if (members[i + k - 1] - members[i] < best) {
+      best = members[i + k - 1] - members[i];
+      f.lo_ns = members[i];
+      f.hi_ns = members[i + k - 1];
+    }
+  }
+  f.rel_width = f.centre_ns > 0 ? (f.hi_ns - f.lo_ns) / f.centre_ns : 0;
+}
+
+}  // namespace
+
+std::vector<double> DurationAnalyzer::scan_group(Group& group, std::vector<std::vector<double>>& modes,
+                                                 std::vector<double>& log10_ps) const {
+  std::sort(group.values.begin(), group.values.end(), [](const Value& a, const Value& b) { return a.hash < b.hash; });
+  if (group.values.size() > m_options.max_values) group.values.resize(m_options.max_values);
+  std::vector<ScanPoint> points;
+  points.reserve(group.values.size());
+  for (std::size_t i = 0; i < group.values.size(); ++i)
+    points.push_back({std::log(group.values[i].spread), 1.0, static_cast<std::uint32_t>(i)});
+  double resolution = 1;
+  for (int d = group.digits; d < 9; ++d) resolution *= 10;
+  ScanOptions options;
+  options.alpha = m_options.alpha;
+  options.min_count = m_options.min_members;
+  options.resolution_ns = resolution;
+  for (const ScanMode& mode : scan_modes(std::move(points), options)) {
+    std::vector<double> members;
+    for (std::uint32_t id : mode.members) members.push_back(static_cast<double>(group.values[id].value));
+    std::sort(members.begin(), members.end());
+    modes.push_back(std::move(members));
+    log10_ps.push_back(mode.log10_p);
+  }
+  std::vector<double> sorted;
+  sorted.reserve(group.values.size());
+  for (const Value& v : group.values) sorted.push_back(static_cast<double>(v.value));
+  std::sort(sorted.begin(), sorted.end());
+  return sorted;
+}
+
+void DurationAnalyzer::add_examples(const std::string& key, const Group& group, Finding& f) const {
+  // Examples: the kept lines whose value lies in the mode, nearest the centre first.
+  std::vector<const Example*> near;
+  for (const Example& e : group.examples) {
+    const auto v = static_cast<double>(e.value);
+    if (v >= f.lo_ns * 0.995 && v <= f.hi_ns * 1.005) near.push_back(&e);
+  }
+  std::sort(near.begin(), near.end(), [&](const Example* a, const Example* b) {
+    return std::abs(static_cast<double>(a->value) - f.centre_ns) < std::abs(static_cast<double>(b->value) - f.centre_ns);
+  });
+  for (const Example* e : near) {
+    if (f.samples.size() >= m_options.max_samples) break;
+    stats::GapSample sample;
+    sample.hash = e->hash;
+    sample.gap = e->value;
+    sample.stream = key;
+    sample.after = {e->where, e->line};
+    f.samples.push_back(std::move(sample));
+  }
+}
+
 std::vector<Finding> DurationAnalyzer::finish() {
   std::vector<Finding> findings;
   std::size_t tested = 0;
@@ -59,70 +179,25 @@ std::vector<Finding> DurationAnalyzer::finish() {
   const double log10_groups = std::log10(static_cast<double>(std::max<std::size_t>(1, tested)));
   for (auto& [key, group] : m_groups) {
     if (group.seen < m_options.min_values) continue;
-    std::sort(group.values.begin(), group.values.end(), [](const Value& a, const Value& b) { return a.hash < b.hash; });
-    if (group.values.size() > m_options.max_values) group.values.resize(m_options.max_values);
-    std::vector<ScanPoint> points;
-    points.reserve(group.values.size());
-    for (std::size_t i = 0; i < group.values.size(); ++i) {
-      points.push_back({std::log(group.values[i].spread), 1.0, static_cast<std::uint32_t>(i)});
-    }
-    double resolution = 1;
-    for (int d = group.digits; d < 9; ++d) resolution *= 10;
-    ScanOptions options;
-    options.alpha = m_options.alpha;
-    options.min_count = m_options.min_members;
-    options.resolution_ns = resolution;
-    double total = 0;
-    for (const Value& v : group.values) total += static_cast<double>(v.value);
-    for (const ScanMode& mode : scan_modes(std::move(points), options)) {
-      std::vector<double> members;
-      for (std::uint32_t id : mode.members) members.push_back(static_cast<double>(group.values[id].value));
-      std::sort(members.begin(), members.end());
+    std::vector<std::vector<double>> members;
+    std::vector<double> log10_ps;
+    const std::vector<double> sorted = scan_group(group, members, log10_ps);
+    std::vector<DurationMode> modes;
+    for (std::size_t m = 0; m < members.size(); ++m) modes.push_back({std::move(members[m]), log10_ps[m], 1});
+    const double total = std::accumulate(sorted.begin(), sorted.end(), 0.0);
+    for (DurationMode& mode : fold_bands(std::move(modes), sorted)) {
       Finding f;
       f.values = ValueKind::duration;
       f.group = key;
-      const std::size_t n = members.size();
-      f.centre_ns = n % 2 == 1 ? members[n / 2] : (members[n / 2 - 1] + members[n / 2]) / 2;
-      // Shortest interval holding 80 % of the members.
-      const auto k = static_cast<std::size_t>(std::ceil(0.8 * static_cast<double>(n)));
-      double best = members.back() - members.front();
-      f.lo_ns = members.front();
-      f.hi_ns = members.back();
-      for (std::size_t i = 0; i + k <= n && k > 0; ++i) {
-        if (members[i + k - 1] - members[i] < best) {
-          best = members[i + k - 1] - members[i];
-          f.lo_ns = members[i];
-          f.hi_ns = members[i + k - 1];
-        }
-      }
-      f.rel_width = f.centre_ns > 0 ? (f.hi_ns - f.lo_ns) / f.centre_ns : 0;
-      if (f.rel_width > m_options.max_rel_width) continue;
-      f.gaps = n;
-      f.member_time_ns = 0;
-      for (double m : members) f.member_time_ns += m;
+      describe_members(mode.members, f);
+      if (f.rel_width > (mode.parts > 1 ? m_options.max_band_rel_width : m_options.max_rel_width)) continue;
+      f.gaps = mode.members.size();
+      f.member_time_ns = std::accumulate(mode.members.begin(), mode.members.end(), 0.0);
       f.wall_share = total > 0 ? f.member_time_ns / total : 0;  // of all logged time in the group
       f.shape = Shape::one_off;
       f.log10_p = f.log10_p_pooled = std::min(0.0, mode.log10_p + log10_groups);
       f.duration_values = group.values.size();
-      // Examples: the kept lines whose value lies in the mode, nearest the centre first.
-      std::vector<const Example*> near;
-      for (const Example& e : group.examples) {
-        const auto v = static_cast<double>(e.value);
-        if (v >= f.lo_ns * 0.995 && v <= f.hi_ns * 1.005) near.push_back(&e);
-      }
-      std::sort(near.begin(), near.end(), [&](const Example* a, const Example* b) {
-        return std::abs(static_cast<double>(a->value) - f.centre_ns) <
-               std::abs(static_cast<double>(b->value) - f.centre_ns);
-      });
-      for (const Example* e : near) {
-        if (f.samples.size() >= m_options.max_samples) break;
-        stats::GapSample sample;
-        sample.hash = e->hash;
-        sample.gap = e->value;
-        sample.stream = key;
-        sample.after = {e->where, e->line};
-        f.samples.push_back(std::move(sample));
-      }
+      add_examples(key, group, f);
       if (f.log10_p <= std::log10(m_options.alpha)) findings.push_back(std::move(f));
     }
   }

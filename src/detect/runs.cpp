@@ -1,5 +1,6 @@
 #include <gapscan/detect/probability.hpp>
 #include <gapscan/detect/runs.hpp>
+#include <gapscan/stats/gap_series.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -71,6 +72,7 @@ std::vector<GapRun> find_runs(const std::vector<double>& gaps, const RunOptions&
     std::sort(sorted.begin(), sorted.end());
     const double centre = sorted[sorted.size() / 2];
     if (centre < options.min_centre_ns) continue;
+    if (centre < stats::k_min_resolution_ticks * options.resolution_ns) continue;
     // The band: ±rho around the centre, never narrower than the resolution allows.
     const double tolerance = std::max(centre * options.rho, 2 * options.resolution_ns);
     const double z_lo = std::log(std::max(centre - tolerance, 0.0) + tau0);

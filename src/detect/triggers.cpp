@@ -301,6 +301,9 @@ struct TriggerAligner::PatternTest {
   std::size_t spec = 0;
   std::size_t begin = 0, end = 0;  ///< the pattern's lines in m_triggers
   TimeNs after = 0, tolerance = 0;
+  /// false: a stall counts when it overlaps [t − tolerance, t + after] (a fork's stall ends at
+  /// its line); true: when it begins in that window (copy-on-write faults start after it).
+  bool onset = false;
   std::vector<std::uint64_t> own;  ///< streams that write the pattern's lines: they take no part
   std::vector<const Stall*> by_start;
   DurationNs longest = 0;
@@ -326,41 +329,27 @@ void TriggerAligner::score_stalls(const PatternTest& test) {
   }
 }
 
-std::vector<TimeNs> TriggerAligner::null_moments(const PatternTest& test) const {
+std::vector<TimeNs> TriggerAligner::null_moments() const {
   TimeNs first = m_spans.front().first, last = m_spans.front().last;
   for (const Span& span : m_spans) {
     first = std::min(first, span.first);
     last = std::max(last, span.last);
   }
-  // Moments whose window [t − tolerance, t + after] overlaps the window of one of the
-  // pattern's own lines would see that line's effect: they are not drawn, so that a slow spell
-  // lasting seconds after every line does not also raise the null (unless too few remain).
-  std::vector<std::pair<TimeNs, TimeNs>> excluded;
-  const TimeNs reach = test.after + test.tolerance;
-  for (std::size_t i = test.begin; i < test.end; ++i) {
-    const TimeNs t = m_triggers[i].time;
-    if (!excluded.empty() && t - reach <= excluded.back().second)
-      excluded.back().second = t + reach;
-    else
-      excluded.emplace_back(t - reach, t + reach);
-  }
   const double width = static_cast<double>(last - first);
-  std::vector<TimeNs> all, kept;
-  std::size_t next = 0;
+  std::vector<TimeNs> moments;
+  moments.reserve(m_options.null_draws);
   for (std::size_t j = 0; j < m_options.null_draws; ++j) {
     const double where = (static_cast<double>(j) + 0.5) / static_cast<double>(m_options.null_draws);
-    const TimeNs t = first + static_cast<TimeNs>(where * width);
-    all.push_back(t);
-    while (next < excluded.size() && excluded[next].second < t) ++next;
-    if (next >= excluded.size() || t < excluded[next].first) kept.push_back(t);
+    moments.push_back(first + static_cast<TimeNs>(where * width));
   }
-  return kept.size() * 4 >= all.size() ? kept : all;
+  return moments;
 }
 
 std::vector<double> TriggerAligner::null_scores(const PatternTest& test) const {
   // A(t) at each null moment, by a sweep: a stall [s, e] covers t when it overlaps
-  // [t − tolerance, t + after], i.e. for t in [s − after, e + tolerance]; a stream counts at t
-  // while one of its windows spans t, with its best covering stall, as for an occurrence.
+  // [t − tolerance, t + after], i.e. for t in [s − after, e + tolerance] (with onset: when s is
+  // in that window, t in [s − after, s + tolerance]); a stream counts at t while one of its
+  // windows spans t, with its best covering stall, as for an occurrence.
   struct Event {
     TimeNs time;
     int kind;  // 0: window opens, 1: stall opens, 2: moment, 3: stall closes, 4: window closes
@@ -376,9 +365,9 @@ std::vector<double> TriggerAligner::null_scores(const PatternTest& test) const {
   for (const Stall& stall : m_stalls) {
     if (stall.score <= 0) continue;
     events.push_back({stall.start - test.after, 1, stall.score, stall.stream_id});
-    events.push_back({stall.end + test.tolerance, 3, stall.score, stall.stream_id});
+    events.push_back({(test.onset ? stall.start : stall.end) + test.tolerance, 3, stall.score, stall.stream_id});
   }
-  for (TimeNs t : null_moments(test)) events.push_back({t, 2, 0, 0});
+  for (TimeNs t : null_moments()) events.push_back({t, 2, 0, 0});
   std::sort(events.begin(), events.end(),
             [](const Event& a, const Event& b) { return a.time != b.time ? a.time < b.time : a.kind < b.kind; });
 
@@ -437,7 +426,8 @@ TriggerOccurrence TriggerAligner::test_occurrence(const PatternTest& test, const
   while (it != test.by_start.begin()) {
     const Stall* stall = *--it;
     if (stall->start < lo - test.longest) break;
-    if (stall->end < lo || stall->score <= 0 || !std::binary_search(active.begin(), active.end(), stall->stream_id))
+    if ((test.onset ? stall->start : stall->end) < lo || stall->score <= 0 ||
+        !std::binary_search(active.begin(), active.end(), stall->stream_id))
       continue;
     const Stall*& best = covering[stall->stream_id];
     if (best == nullptr || stall->score > best->score) best = stall;
@@ -531,6 +521,33 @@ void TriggerAligner::summarise(TriggerFinding& finding, std::vector<TriggerOccur
   }
 }
 
+std::optional<TriggerFinding> TriggerAligner::test_windows(PatternTest& test, TimeNs after,
+                                                           double log10_correction) const {
+  // The window that ends at the line plus the default reach: the stall a fork causes ends where
+  // its line is written. A cause whose stalls come later (after_ms) is also tested on windows
+  // of stalls beginning up to 3.16, 10, 31.6 … ms after the line, up to its after_ms: the
+  // first stall after the line says most (its lag is what the line fixes, while a long window
+  // also takes in the moments inside slow spells). Each window is one more test: the best p is
+  // multiplied by their number.
+  std::vector<std::pair<TimeNs, bool>> windows{{std::min(after, static_cast<TimeNs>(m_options.after_ns)), false}};
+  for (double w = 3.16 * m_options.after_ns; w < static_cast<double>(after) * 0.99; w *= 3.16)
+    windows.emplace_back(static_cast<TimeNs>(w), true);
+  if (after > static_cast<TimeNs>(m_options.after_ns)) windows.emplace_back(after, true);
+  const double log10_windows = std::log10(static_cast<double>(windows.size()));
+  std::optional<TriggerFinding> best;
+  for (const auto& [reach, onset] : windows) {
+    test.after = reach;
+    test.onset = onset;
+    auto finding = test_pattern(test, log10_correction + log10_windows);
+    if (finding && (!best || finding->log10_p < best->log10_p)) {
+      best = std::move(finding);
+      best->after_ns = static_cast<double>(reach);
+      best->onset = onset;
+    }
+  }
+  return best;
+}
+
 std::vector<TriggerFinding> TriggerAligner::finish() {
   std::vector<TriggerFinding> out;
   if (m_specs.empty() || m_triggers.empty() || m_spans.empty()) return out;
@@ -550,7 +567,7 @@ std::vector<TriggerFinding> TriggerAligner::finish() {
   for (test.begin = 0; test.begin < m_triggers.size(); test.begin = test.end) {
     test.spec = m_triggers[test.begin].spec;
     const TriggerSpec& spec = m_specs[test.spec];
-    test.after = static_cast<TimeNs>(spec.after_ns > 0 ? spec.after_ns : m_options.after_ns);
+    const auto after = static_cast<TimeNs>(spec.after_ns > 0 ? spec.after_ns : m_options.after_ns);
     test.end = test.begin;
     while (test.end < m_triggers.size() && m_triggers[test.end].spec == test.spec) ++test.end;
     test.own.clear();
@@ -558,7 +575,7 @@ std::vector<TriggerFinding> TriggerAligner::finish() {
     std::sort(test.own.begin(), test.own.end());
     test.own.erase(std::unique(test.own.begin(), test.own.end()), test.own.end());
     score_stalls(test);
-    if (auto finding = test_pattern(test, log10_correction)) out.push_back(std::move(*finding));
+    if (auto finding = test_windows(test, after, log10_correction)) out.push_back(std::move(*finding));
   }
   std::sort(out.begin(), out.end(),
             [](const TriggerFinding& a, const TriggerFinding& b) { return a.log10_p < b.log10_p; });

@@ -264,3 +264,22 @@ TEST_CASE("A lone long gap is a stream's stall, ordinary tails are not", "[detec
   }
   CHECK(flagged <= 9);  // 3 % of 300 at alpha = 0.01 (6 when this was written)
 }
+
+TEST_CASE("A busy log with stamps cut to the second has no 1 s gap mode and no 1 s run", "[detect][analyzer]") {
+  // An access log: a dozen lines a second, written with whole-second stamps. Every positive gap
+  // is one second or two, which says only that the lines were under three seconds apart.
+  Random random(47);
+  std::vector<double> gaps;
+  for (int i = 0; i < 3000; ++i) gaps.push_back(random.lognormal(80e6, 1.0));
+  Analyzer analyzer;
+  feed_input(analyzer, gaps, 1'000'000'000, 0);
+  const DetectionResult result = analyzer.finish();
+  for (const Finding& finding : result.findings) {
+    INFO(finding.centre_ns << " " << to_string(finding.shape));
+    CHECK(finding.centre_ns >= 2.5e9);
+  }
+  for (const RunFinding& run : result.runs) {
+    INFO(run.centre_ns);
+    CHECK(run.centre_ns >= 2.5e9);
+  }
+}

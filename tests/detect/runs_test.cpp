@@ -62,3 +62,11 @@ TEST_CASE("Runs are rare in gaps without one: the false-positive rate stays near
     CHECK(rate <= 0.02);  // alpha 0.01; the binomial band's upper end is about 0.016-0.023 here
   }
 }
+
+TEST_CASE("Gaps of one or two clock ticks are never a run", "[detect][runs]") {
+  RunOptions seconds;
+  seconds.resolution_ns = 1e9;
+  CHECK(find_runs(std::vector<double>(50, 1e9), seconds).empty());
+  CHECK(find_runs(std::vector<double>(50, 2e9), seconds).empty());
+  CHECK(find_runs(std::vector<double>(50, 5e9), seconds).size() == 1);
+}

@@ -227,3 +227,48 @@ TEST_CASE("Trigger patterns: literals with folded case, and regular expressions"
   feed(strict, "", 1, server_log(forks, seconds), 1);
   CHECK(strict.finish().empty());
 }
+
+TEST_CASE("A slow spell of seconds after each fork line is found with a long after window", "[detect][triggers]") {
+  // Copy-on-write after a fork: every worker stalls for ~300 ms from ~40 ms after each line and
+  // again every ~0.6 s for two seconds, and a save comes every ~15 s, so that a quarter of all
+  // moments have a stall within 3 s after them; few have one beginning within 100 ms.
+  Random random(31);
+  const double seconds = 120;
+  std::vector<TimeNs> forks;
+  for (int k = 0; k < 7; ++k) forks.push_back(k_start + static_cast<TimeNs>((5 + 15.0 * k) * 1e9));
+  std::vector<TimeNs> stalls;
+  for (TimeNs fork : forks) {
+    for (double at : {0.04, 0.6, 1.2, 1.8}) stalls.push_back(fork + 100 * k_ms + static_cast<TimeNs>(at * 1e9));
+  }
+  TriggerAligner aligner({{"thp_fork_cow_amplification", "Background saving started by pid", "a fork", 3e9}}, {});
+  for (int w = 0; w < 4; ++w)
+    feed(aligner, worker_key(w), 10 + static_cast<std::uint64_t>(w), worker(random, seconds, stalls, 300));
+  feed(aligner, "", 1, server_log(forks, seconds), 1);
+  const auto found = aligner.finish();
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].occurrences == 7);
+  CHECK(found[0].aligned >= 6);
+  CHECK(found[0].log10_p < -6);
+  // Found by the onsets just after the lines, not by a window as long as the spells.
+  CHECK(found[0].onset);
+  CHECK(found[0].after_ns < 1e9);
+}
+
+TEST_CASE("With a long after window, spells at other moments are not blamed on the lines", "[detect][triggers]") {
+  int false_alarms = 0;
+  for (int run = 0; run < 20; ++run) {
+    Random random(200 + static_cast<std::uint64_t>(run));
+    const double seconds = 120;
+    const std::vector<TimeNs> forks = moments(random, 7, seconds);
+    std::vector<TimeNs> stalls;
+    for (TimeNs spell : moments(random, 7, seconds)) {
+      for (double at : {0.04, 0.6, 1.2}) stalls.push_back(spell + static_cast<TimeNs>(at * 1e9));
+    }
+    TriggerAligner aligner({{"thp_fork_cow_amplification", "Background saving started by pid", "a fork", 3e9}}, {});
+    for (int w = 0; w < 4; ++w)
+      feed(aligner, worker_key(w), 10 + static_cast<std::uint64_t>(w), worker(random, seconds, stalls, 300));
+    feed(aligner, "", 1, server_log(forks, seconds), 1);
+    false_alarms += aligner.finish().empty() ? 0 : 1;
+  }
+  CHECK(false_alarms <= 1);
+}

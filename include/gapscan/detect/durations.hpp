@@ -4,7 +4,8 @@
 // collected per group (the --group-by key when it names a field or a regex, else one group
 // for all), up to a bounded sample per group chosen by line hash, and scanned for tight modes
 // with the same test as the gaps of a request (mode_scan.hpp), corrected for the groups
-// tested. A mode becomes a finding with values = durations: the catalog names it like a gap
+// tested. Neighbouring modes with values as dense between them are one band (a service time
+// with its spread) and fold into one finding. A mode becomes a finding with values = durations: the catalog names it like a gap
 // mode (a 5 s request time is the resolver's timeout as surely as a 5 s gap).
 
 #include <gapscan/core/location.hpp>
@@ -26,7 +27,8 @@ struct DurationOptions {
   std::size_t max_values = 16384;  ///< per group, sampled by line hash
   std::size_t max_groups = 64;     ///< further groups are counted, not kept
   std::size_t max_samples = 32;    ///< example lines per finding
-  double max_rel_width = 0.10;
+  double max_rel_width = 0.10;       ///< of one mode's 80 % interval
+  double max_band_rel_width = 0.35;  ///< of a band folded from neighbouring modes
 };
 
 class DurationAnalyzer {
@@ -62,6 +64,12 @@ class DurationAnalyzer {
     std::uint64_t seen = 0;
     std::uint8_t digits = 0;
   };
+
+  /// Scans one group's kept values: the modes' sorted members and p-values; returns all its
+  /// values, sorted.
+  std::vector<double> scan_group(Group& group, std::vector<std::vector<double>>& modes,
+                                 std::vector<double>& log10_ps) const;
+  void add_examples(const std::string& key, const Group& group, Finding& f) const;
 
   DurationOptions m_options;
   std::map<std::string, Group, std::less<>> m_groups;

@@ -11,7 +11,8 @@
 //   p_run  = 1 - exp(-(n - L + 1) (1 - p_band) p_band^L)      (a run of L such gaps somewhere)
 // then multiplied by the number of stretches tested (the centre is chosen after looking).
 // Runs with p <= alpha are kept, best first, never overlapping; runs of gaps below
-// min_centre_ns (bursts of lines written microseconds apart) are not reported.
+// min_centre_ns (bursts of lines written microseconds apart) or below
+// stats::k_min_resolution_ticks ticks of the timestamps' resolution are not reported.
 
 #include <gapscan/core/time.hpp>
 

@@ -23,16 +23,16 @@
 // (occurrences within merge_ns of the previous one are one) is scored by A(t), the mean over
 // the other streams active at t of the score of their stall overlapping
 // [t − tolerance_ns, t + after_ns] (0 when none does; both 10 ms by default, for stamps cut to
-// the millisecond and clocks of different hosts; a cause may widen after_ns to seconds when
-// its stalls come in the seconds after the line, as copy-on-write faults after a fork do). The
-// same statistic at null_draws moments spread evenly over the whole span gives its
-// distribution when stalls do not care about the triggers, so that streams that stall together
-// for other reasons are accounted for: p_t = (1 + #{A ≥ A(t)}) / (1 + draws). Moments whose
-// window overlaps the window of one of the pattern's own lines are not drawn (unless fewer than
-// a quarter would remain): a slow spell of seconds after every line would otherwise raise the
-// null as much as the occurrences. A moment falls into a stall shared by all streams
-// with probability equal to the share of time those stalls take, so one occurrence is
-// rarely conclusive; the occurrences are combined two ways, and the smaller p-value doubled:
+// the millisecond and clocks of different hosts). The same statistic at null_draws moments
+// spread evenly over the whole span gives its distribution when stalls do not care about the
+// triggers, so that streams that stall together for other reasons are accounted for:
+// p_t = (1 + #{A ≥ A(t)}) / (1 + draws). A cause whose stalls come after its line (after_ns
+// longer than the default: copy-on-write faults in the seconds after a fork) is also tested on
+// windows [t − tolerance, t + w] of stalls that *begin* in them, w = 31.6 ms, 100 ms, … up to
+// its after_ns; the best window's p is multiplied by the number of windows. Onsets, because
+// a window that stalls merely overlap would take in every moment inside a slow spell.
+// A moment falls into a stall shared by all streams with probability equal to the share of
+// time those stalls take, so one occurrence is rarely conclusive; the occurrences are combined two ways, and the smaller p-value doubled:
 // Fisher (−2 Σ ln p_t ~ χ² with 2k degrees of freedom: a few very clear occurrences), and the
 // binomial tail P(Bin(k, 0.05) ≥ #{p_t ≤ 0.05}) (many moderately clear ones). The result is
 // multiplied by the number of patterns that occurred.
@@ -128,6 +128,8 @@ struct TriggerFinding {
   double stalled_span_ns = 0;       ///< the wall time of the streams that stalled (their windows' spans)
   double log10_p = 0;               ///< Fisher over occurrences, times the patterns tested
   std::size_t null_draws = 0;
+  double after_ns = 0;  ///< the window that gave log10_p: stalls up to this long after the line
+  bool onset = false;   ///< whether stalls had to begin in it (else: overlap it)
   std::vector<TriggerOccurrence> examples;  ///< aligned occurrences, most significant first
 };
 
@@ -176,11 +178,12 @@ class TriggerAligner {
   struct PatternTest;
   void prune();
   void score_stalls(const PatternTest& test);
-  std::vector<TimeNs> null_moments(const PatternTest& test) const;
+  std::vector<TimeNs> null_moments() const;
   std::vector<double> null_scores(const PatternTest& test) const;
   TriggerOccurrence test_occurrence(const PatternTest& test, const Trigger& trigger,
                                     const std::vector<double>& null_scores) const;
   std::optional<TriggerFinding> test_pattern(const PatternTest& test, double log10_correction) const;
+  std::optional<TriggerFinding> test_windows(PatternTest& test, TimeNs after, double log10_correction) const;
   void summarise(TriggerFinding& finding, std::vector<TriggerOccurrence>& occurrences, double log10_clear) const;
 
   std::vector<TriggerSpec> m_specs;

@@ -12,6 +12,12 @@ namespace gapscan::stats {
 /// A step back in time larger than this, held by the next line too, is a clock step.
 inline constexpr DurationNs k_clock_step = 1'000'000'000;
 
+/// Gaps shorter than this many ticks of the timestamps' resolution are never reported as a mode
+/// or a run: a gap written as one or two ticks says only that the lines came within (0, 3)
+/// ticks of each other (with stamps cut to the second, every busy stretch of a log would show
+/// a "mode" of 1 s gaps).
+inline constexpr double k_min_resolution_ticks = 2.5;
+
 struct Gap {
   DurationNs raw = 0;       ///< exact gap between the two timestamps (> 0)
   double value = 0;         ///< raw gap dequantised by a deterministic uniform offset within
