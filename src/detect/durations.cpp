@@ -91,7 +91,8 @@ std::vector<DurationMode> fold_bands(std::vector<DurationMode> modes, const std:
           const auto from = std::lower_bound(sorted_values.begin(), sorted_values.end(), last.members.front());
           const auto to = std::upper_bound(sorted_values.begin(), sorted_values.end(), mode.members.back());
           const double last_high = last.members.back();
-          last.members.assign(from, std::max(to, std::upper_bound(sorted_values.begin(), sorted_values.end(), last_high)));
+          last.members.assign(from,
+                              std::max(to, std::upper_bound(sorted_values.begin(), sorted_values.end(), last_high)));
           last.log10_p = std::min(last.log10_p, mode.log10_p);
           last.parts += mode.parts;
           continue;
@@ -159,7 +160,8 @@ void DurationAnalyzer::add_examples(const std::string& key, const Group& group, 
     if (v >= f.lo_ns * 0.995 && v <= f.hi_ns * 1.005) near.push_back(&e);
   }
   std::sort(near.begin(), near.end(), [&](const Example* a, const Example* b) {
-    return std::abs(static_cast<double>(a->value) - f.centre_ns) < std::abs(static_cast<double>(b->value) - f.centre_ns);
+    return std::abs(static_cast<double>(a->value) - f.centre_ns) <
+           std::abs(static_cast<double>(b->value) - f.centre_ns);
   });
   for (const Example* e : near) {
     if (f.samples.size() >= m_options.max_samples) break;

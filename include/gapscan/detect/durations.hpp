@@ -5,8 +5,8 @@
 // for all), up to a bounded sample per group chosen by line hash, and scanned for tight modes
 // with the same test as the gaps of a request (mode_scan.hpp), corrected for the groups
 // tested. Neighbouring modes with values as dense between them are one band (a service time
-// with its spread) and fold into one finding. A mode becomes a finding with values = durations: the catalog names it like a gap
-// mode (a 5 s request time is the resolver's timeout as surely as a 5 s gap).
+// with its spread) and fold into one finding. A mode becomes a finding with values = durations: the catalog names it
+// like a gap mode (a 5 s request time is the resolver's timeout as surely as a 5 s gap).
 
 #include <gapscan/core/location.hpp>
 #include <gapscan/core/time.hpp>
@@ -23,10 +23,10 @@ namespace gapscan::detect {
 struct DurationOptions {
   double alpha = 0.01;
   double min_members = 3;
-  std::size_t min_values = 20;     ///< groups with fewer durations are not tested
-  std::size_t max_values = 16384;  ///< per group, sampled by line hash
-  std::size_t max_groups = 64;     ///< further groups are counted, not kept
-  std::size_t max_samples = 32;    ///< example lines per finding
+  std::size_t min_values = 20;       ///< groups with fewer durations are not tested
+  std::size_t max_values = 16384;    ///< per group, sampled by line hash
+  std::size_t max_groups = 64;       ///< further groups are counted, not kept
+  std::size_t max_samples = 32;      ///< example lines per finding
   double max_rel_width = 0.10;       ///< of one mode's 80 % interval
   double max_band_rel_width = 0.35;  ///< of a band folded from neighbouring modes
 };

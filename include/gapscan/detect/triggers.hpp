@@ -32,8 +32,8 @@
 // its after_ns; the best window's p is multiplied by the number of windows. Onsets, because
 // a window that stalls merely overlap would take in every moment inside a slow spell.
 // A moment falls into a stall shared by all streams with probability equal to the share of
-// time those stalls take, so one occurrence is rarely conclusive; the occurrences are combined two ways, and the smaller p-value doubled:
-// Fisher (−2 Σ ln p_t ~ χ² with 2k degrees of freedom: a few very clear occurrences), and the
+// time those stalls take, so one occurrence is rarely conclusive; the occurrences are combined two ways, and the
+// smaller p-value doubled: Fisher (−2 Σ ln p_t ~ χ² with 2k degrees of freedom: a few very clear occurrences), and the
 // binomial tail P(Bin(k, 0.05) ≥ #{p_t ≤ 0.05}) (many moderately clear ones). The result is
 // multiplied by the number of patterns that occurred.
 //
@@ -128,8 +128,8 @@ struct TriggerFinding {
   double stalled_span_ns = 0;       ///< the wall time of the streams that stalled (their windows' spans)
   double log10_p = 0;               ///< Fisher over occurrences, times the patterns tested
   std::size_t null_draws = 0;
-  double after_ns = 0;  ///< the window that gave log10_p: stalls up to this long after the line
-  bool onset = false;   ///< whether stalls had to begin in it (else: overlap it)
+  double after_ns = 0;                      ///< the window that gave log10_p: stalls up to this long after the line
+  bool onset = false;                       ///< whether stalls had to begin in it (else: overlap it)
   std::vector<TriggerOccurrence> examples;  ///< aligned occurrences, most significant first
 };
 
