@@ -21,8 +21,8 @@ std::string generate(const std::string& name) {
   const std::string dir = "seed_" + name;
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
-  const auto made = run_command("python3 " + std::string(GAPSCAN_SOURCE_DIR) + "/tests/seed/" + name +
-                                "/generate.py " + dir);
+  const auto made =
+      run_command("python3 " + std::string(GAPSCAN_SOURCE_DIR) + "/tests/seed/" + name + "/generate.py " + dir);
   REQUIRE(made.exit_code == 0);
   return dir;
 }
