@@ -8,6 +8,7 @@ confidence: in each bin, the share of reported causes that are right. The logs:
     example says only which cause it is not (other causes named there are not counted);
   * bench/reliability_truth.tsv: samples, incident fixtures and healthy controls, each with its
     cause or "-" for a log without an incident (every cause named there is wrong);
+  * the seed incidents (tests/seed/cases.tsv), each written by its generate.py;
   * the real-log corpus (../shared/corpus, skipped when absent): healthy, except the files
     listed in bench/quiet_corpus_expected.tsv with the cause they really show.
 
@@ -85,6 +86,21 @@ def truth_cases(corpus):
     return cases
 
 
+def seed_cases(tmp):
+    cases = []
+    with open(os.path.join(ROOT, "tests", "seed", "cases.tsv")) as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            name, files, cause = line.rstrip("\n").split("\t")[:3]
+            out = os.path.join(tmp, "seed-" + name)
+            os.makedirs(out)
+            subprocess.run([sys.executable, os.path.join(ROOT, "tests", "seed", name, "generate.py"), out],
+                           check=True, capture_output=True)
+            cases.append((f"tests/seed/{name}", [os.path.join(out, p) for p in files.split(",")], "match", cause))
+    return cases
+
+
 def judge(kind, truth, findings):
     """(confidence, right) for each reported cause whose truth is known."""
     judged = []
@@ -115,7 +131,7 @@ def main():
     first_right = first_total = healthy_alarms = 0
     wrong_likely = []
     with tempfile.TemporaryDirectory() as tmp:
-        cases = catalog_cases(patterns, tmp) + truth_cases(corpus)
+        cases = catalog_cases(patterns, tmp) + seed_cases(tmp) + truth_cases(corpus)
         for label, paths, kind, truth in cases:
             findings = run(args.gapscan, paths, patterns)
             if findings is None:
