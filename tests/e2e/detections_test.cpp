@@ -220,6 +220,8 @@ TEST_CASE("A wait between requests shows in the stream of the thread that serves
     if (stream["kind"] != "request") continue;
     for (const auto& mode : stream["modes"]) CHECK(std::abs(mode["centre_ms"].get<double>() - 44) > 2);
   }
+  // The wait between requests is reported beside the suspects, never as a confident one.
+  for (const auto& finding : json["findings"]) CHECK(finding["confidence"].get<double>() < 0.6);
 }
 
 TEST_CASE("Three fork lines among busy clients are enough to tie the clients' stalls to them", "[e2e][detect]") {
