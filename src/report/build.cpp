@@ -74,6 +74,7 @@ void add_cause(Finding& out, const catalog::Suspect& suspect, const detect::Find
     if (best.delay) {
       out.delay_value_ms = best.delay->value_ms;
       out.delay_tolerance_ms = best.delay->tolerance_ms;
+      out.delay_late_ms = best.delay->late_ms;
       out.delay_label = best.delay->label;
       out.delay_compare_upper = best.delay->compare_upper;
       out.delay_offset_ms = best.offset_ms;

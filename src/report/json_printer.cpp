@@ -50,6 +50,7 @@ void add_match(Json& j, const Finding& f) {
   if (f.delay_value_ms) {
     j["delay"] = Json{{"value_ms", *f.delay_value_ms},
                       {"tolerance_ms", *f.delay_tolerance_ms},
+                      {"late_ms", f.delay_late_ms},
                       {"compare", f.delay_compare_upper ? "upper" : "centre"},
                       {"offset_ms", round_to(f.delay_offset_ms, 4)},
                       {"band_satellite_ms", f.band_satellite_ms ? Json(*f.band_satellite_ms) : Json()},

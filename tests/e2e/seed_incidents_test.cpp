@@ -56,3 +56,21 @@ TEST_CASE("Seed: a transport benchmark's p50 is 44 ms from 4096-byte payloads up
   CHECK(f["likely"] == true);
   CHECK(std::abs(f["interval_ms"].get<double>() - 44) < 1);
 }
+
+TEST_CASE("Seed: XE behind nginx proxy_cache, every anonymous page a MISS with a fresh PHPSESSID", "[e2e][seed]") {
+  const std::string dir = generate("xe-gnuboard");
+  const auto result = run_command(gapscan_command("--output json " + dir + "/access.log"));
+  std::filesystem::remove_all(dir);
+  REQUIRE(result.exit_code == 0);
+  const auto json = nlohmann::json::parse(result.out);
+  CHECK(json["lines"]["unparsed"] == 0);
+  REQUIRE_FALSE(json["findings"].empty());
+  const auto& f = json["findings"][0];
+  CHECK(f["cause"] == "http_cache_bypass_set_cookie");
+  CHECK(f["likely"] == true);
+  // One band at the backend's render time (log-normal around 205 ms), read from $request_time.
+  CHECK(f["values"] == "durations");
+  CHECK(std::abs(f["interval_ms"].get<double>() - 205) < 10);
+  // The whole-second stamps make no 1 s gap mode of their own.
+  for (const auto& other : json["findings"]) CHECK(std::abs(other["interval_ms"].get<double>() - 1000) > 50);
+}

@@ -70,6 +70,7 @@ struct Finding {
 
   std::optional<double> delay_value_ms;
   std::optional<double> delay_tolerance_ms;
+  double delay_late_ms = 0;  ///< a range window: the band may end up to this far above the value
   std::string delay_label;
   bool delay_compare_upper = false;         ///< the value is where the band ends, not its centre
   double delay_offset_ms = 0;               ///< centre (or band end) minus the catalog value (or its satellite)
