@@ -273,7 +273,8 @@ void TriggerAligner::add(const stream::StreamWindow& window, const stats::GapSer
     const stats::Gap& gap = series.gaps[by_length[k]];
     const stream::Entry& after = window.entries[series.order[gap.after]];
     m_stalls.push_back({after.time - gap.raw, after.time, hash, window.stream_id, 0.0F, 1.0F,
-                        static_cast<std::uint32_t>(ratio_bin(gap.raw)), after.location});
+                        static_cast<float>(2 * median), static_cast<std::uint32_t>(ratio_bin(gap.raw)),
+                        after.location});
   }
   if (keep > 0 && !window.key.empty()) m_names.emplace(window.stream_id, std::string(window.key.substr(0, k_max_name)));
   if (m_spans.size() > m_options.max_windows || m_stalls.size() > m_options.max_stalls) prune();
@@ -302,12 +303,19 @@ struct TriggerAligner::PatternTest {
   std::size_t begin = 0, end = 0;  ///< the pattern's lines in m_triggers
   TimeNs after = 0, tolerance = 0;
   /// false: a stall counts when it overlaps [t − tolerance, t + after] (a fork's stall ends at
-  /// its line); true: when it begins in that window (copy-on-write faults start after it).
+  /// its line); true: only when it also begins in that window, or at most its stream's lead
+  /// (two of its usual gaps) before it: a slow spell that begins at the line, not one that was
+  /// already going on.
   bool onset = false;
   std::vector<std::uint64_t> own;  ///< streams that write the pattern's lines: they take no part
   std::vector<const Stall*> by_start;
   DurationNs longest = 0;
   bool is_own(std::uint64_t id) const { return std::binary_search(own.begin(), own.end(), id); }
+  /// The last moment t for which the stall still counts.
+  TimeNs last_moment(const Stall& stall) const {
+    const TimeNs last = stall.end + tolerance;
+    return onset ? std::min(last, stall.start + tolerance + static_cast<TimeNs>(stall.lead)) : last;
+  }
 };
 
 void TriggerAligner::score_stalls(const PatternTest& test) {
@@ -345,11 +353,11 @@ std::vector<TimeNs> TriggerAligner::null_moments() const {
   return moments;
 }
 
-std::vector<double> TriggerAligner::null_scores(const PatternTest& test) const {
-  // A(t) at each null moment, by a sweep: a stall [s, e] covers t when it overlaps
-  // [t − tolerance, t + after], i.e. for t in [s − after, e + tolerance] (with onset: when s is
-  // in that window, t in [s − after, s + tolerance]); a stream counts at t while one of its
-  // windows spans t, with its best covering stall, as for an occurrence.
+std::vector<double> TriggerAligner::sweep(const PatternTest& test, const std::vector<TimeNs>& moments) const {
+  // A(t) at each moment (sorted), by a sweep: a stall [s, e] covers t when it overlaps
+  // [t − tolerance, t + after], i.e. for t in [s − after, e + tolerance] (with onset: up to
+  // s + tolerance + its lead at most); a stream counts at t
+  // while one of its windows spans t, with its best covering stall, as for an occurrence.
   struct Event {
     TimeNs time;
     int kind;  // 0: window opens, 1: stall opens, 2: moment, 3: stall closes, 4: window closes
@@ -365,11 +373,11 @@ std::vector<double> TriggerAligner::null_scores(const PatternTest& test) const {
   for (const Stall& stall : m_stalls) {
     if (stall.score <= 0) continue;
     events.push_back({stall.start - test.after, 1, stall.score, stall.stream_id});
-    events.push_back({(test.onset ? stall.start : stall.end) + test.tolerance, 3, stall.score, stall.stream_id});
+    events.push_back({test.last_moment(stall), 3, stall.score, stall.stream_id});
   }
-  for (TimeNs t : null_moments()) events.push_back({t, 2, 0, 0});
-  std::sort(events.begin(), events.end(),
-            [](const Event& a, const Event& b) { return a.time != b.time ? a.time < b.time : a.kind < b.kind; });
+  for (std::size_t j = 0; j < moments.size(); ++j) events.push_back({moments[j], 2, static_cast<float>(j), 0});
+  std::stable_sort(events.begin(), events.end(),
+                   [](const Event& a, const Event& b) { return a.time != b.time ? a.time < b.time : a.kind < b.kind; });
 
   struct StreamState {
     int windows = 0;
@@ -379,12 +387,13 @@ std::vector<double> TriggerAligner::null_scores(const PatternTest& test) const {
     }
   };
   std::unordered_map<std::uint64_t, StreamState> states;
-  std::vector<double> scores;
+  std::vector<double> out(moments.size(), std::numeric_limits<double>::quiet_NaN());
   double sum = 0;
-  std::size_t active = 0;
+  std::size_t active = 0, next = 0;
   for (const Event& event : events) {
     if (event.kind == 2) {
-      if (active > 0) scores.push_back(std::max(0.0, sum) / static_cast<double>(active));
+      if (active > 0) out[next] = std::max(0.0, sum) / static_cast<double>(active);
+      ++next;
       continue;
     }
     StreamState& state = states[event.stream_id];
@@ -397,6 +406,14 @@ std::vector<double> TriggerAligner::null_scores(const PatternTest& test) const {
       if (it != state.scores.end()) state.scores.erase(it);
     }
     sum += state.contribution();
+  }
+  return out;
+}
+
+std::vector<double> TriggerAligner::null_scores(const PatternTest& test) const {
+  std::vector<double> scores;
+  for (double score : sweep(test, null_moments())) {
+    if (score == score) scores.push_back(score);  // NaN: no stream was active
   }
   std::sort(scores.begin(), scores.end());
   return scores;
@@ -426,7 +443,7 @@ TriggerOccurrence TriggerAligner::test_occurrence(const PatternTest& test, const
   while (it != test.by_start.begin()) {
     const Stall* stall = *--it;
     if (stall->start < lo - test.longest) break;
-    if ((test.onset ? stall->start : stall->end) < lo || stall->score <= 0 ||
+    if (test.last_moment(*stall) < trigger.time || stall->score <= 0 ||
         !std::binary_search(active.begin(), active.end(), stall->stream_id))
       continue;
     const Stall*& best = covering[stall->stream_id];
@@ -447,7 +464,7 @@ TriggerOccurrence TriggerAligner::test_occurrence(const PatternTest& test, const
   }
   std::sort(occurrence.stalls.begin(), occurrence.stalls.end(),
             [](const AlignedStall& a, const AlignedStall& b) { return a.gap > b.gap; });
-  occurrence.stalled = covering.size();
+  occurrence.stalled = occurrence.stalls.size();
   occurrence.score = sum / static_cast<double>(active.size());
   const double draws = static_cast<double>(null_scores.size());
   const auto at_least = static_cast<double>(
@@ -525,23 +542,24 @@ std::optional<TriggerFinding> TriggerAligner::test_windows(PatternTest& test, Ti
                                                            double log10_correction) const {
   // The window that ends at the line plus the default reach: the stall a fork causes ends where
   // its line is written. A cause whose stalls come later (after_ms) is also tested on windows
-  // of stalls beginning up to 3.16, 10, 31.6 … ms after the line, up to its after_ms: the
-  // first stall after the line says most (its lag is what the line fixes, while a long window
-  // also takes in the moments inside slow spells). Each window is one more test: the best p is
-  // multiplied by their number.
-  std::vector<std::pair<TimeNs, bool>> windows{{std::min(after, static_cast<TimeNs>(m_options.after_ns)), false}};
+  // reaching 31.6, 100, 316 … ms past the line, up to its after_ms, with onsets: the first
+  // stall after the line says most (its lag is what the line fixes), while a long window of
+  // overlaps would take in every moment inside a slow spell. Each window is one more test: the
+  // best p is multiplied by their number.
+  const auto reach = static_cast<TimeNs>(m_options.after_ns);
+  std::vector<std::pair<TimeNs, bool>> windows{{std::min(after, reach), false}};
   for (double w = 3.16 * m_options.after_ns; w < static_cast<double>(after) * 0.99; w *= 3.16)
     windows.emplace_back(static_cast<TimeNs>(w), true);
-  if (after > static_cast<TimeNs>(m_options.after_ns)) windows.emplace_back(after, true);
+  if (after > reach) windows.emplace_back(after, true);
   const double log10_windows = std::log10(static_cast<double>(windows.size()));
   std::optional<TriggerFinding> best;
-  for (const auto& [reach, onset] : windows) {
-    test.after = reach;
+  for (const auto& [window, onset] : windows) {
+    test.after = window;
     test.onset = onset;
     auto finding = test_pattern(test, log10_correction + log10_windows);
     if (finding && (!best || finding->log10_p < best->log10_p)) {
       best = std::move(finding);
-      best->after_ns = static_cast<double>(reach);
+      best->after_ns = static_cast<double>(window);
       best->onset = onset;
     }
   }

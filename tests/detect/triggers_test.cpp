@@ -249,7 +249,7 @@ TEST_CASE("A slow spell of seconds after each fork line is found with a long aft
   CHECK(found[0].occurrences == 7);
   CHECK(found[0].aligned >= 6);
   CHECK(found[0].log10_p < -6);
-  // Found by the onsets just after the lines, not by a window as long as the spells.
+  // Found by the stalls that begin just after the lines, not by a window as long as the spells.
   CHECK(found[0].onset);
   CHECK(found[0].after_ns < 1e9);
 }

@@ -74,3 +74,20 @@ TEST_CASE("Seed: XE behind nginx proxy_cache, every anonymous page a MISS with a
   // The whole-second stamps make no 1 s gap mode of their own.
   for (const auto& other : json["findings"]) CHECK(std::abs(other["interval_ms"].get<double>() - 1000) > 50);
 }
+
+TEST_CASE("Seed: Redis with transparent huge pages stalls every client for ~300 ms after each fork", "[e2e][seed]") {
+  const std::string dir = generate("redis-thp");
+  const auto f = first_finding(dir + "/client.log.gz " + dir + "/redis.log");
+  std::filesystem::remove_all(dir);
+  CHECK(f["cause"] == "thp_fork_cow_amplification");
+  CHECK(f["likely"] == true);
+  // The stalls of the backlogs after the forks (~300 ms), not the fork's own 1-3 ms.
+  CHECK(f["interval_ms"].get<double>() > 200);
+  CHECK(f["interval_ms"].get<double>() < 400);
+  CHECK(f["trigger"]["aligned"].get<int>() >= 4);
+  // The start-up THP warning is what tells it from a plain page-table copy.
+  bool warning = false;
+  for (const auto& e : f["evidence"]) warning |= e["scope"] == "file" && e["weight"].get<double>() > 0 && e["hits"] > 0;
+  CHECK(warning);
+  for (const auto& other : f["alternatives"]) CHECK(other["cause"] != "fork_page_table_copy");
+}

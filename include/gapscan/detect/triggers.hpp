@@ -28,9 +28,11 @@
 // triggers, so that streams that stall together for other reasons are accounted for:
 // p_t = (1 + #{A ≥ A(t)}) / (1 + draws). A cause whose stalls come after its line (after_ns
 // longer than the default: copy-on-write faults in the seconds after a fork) is also tested on
-// windows [t − tolerance, t + w] of stalls that *begin* in them, w = 31.6 ms, 100 ms, … up to
-// its after_ns; the best window's p is multiplied by the number of windows. Onsets, because
-// a window that stalls merely overlap would take in every moment inside a slow spell.
+// windows [t − tolerance, t + w], w = 31.6 ms, 100 ms, … up to its after_ns, of stalls that
+// begin in them (or at most two of their stream's usual gaps before the line: a stream that
+// logs every 90 ms wrote its last line before the spell up to a gap earlier): a window of
+// overlaps would take in every moment inside a spell. The best window's p is multiplied by the
+// number of windows.
 // A moment falls into a stall shared by all streams with probability equal to the share of
 // time those stalls take, so one occurrence is rarely conclusive; the occurrences are combined two ways, and the
 // smaller p-value doubled: Fisher (−2 Σ ln p_t ~ χ² with 2k degrees of freedom: a few very clear occurrences), and the
@@ -129,7 +131,7 @@ struct TriggerFinding {
   double log10_p = 0;               ///< Fisher over occurrences, times the patterns tested
   std::size_t null_draws = 0;
   double after_ns = 0;                      ///< the window that gave log10_p: stalls up to this long after the line
-  bool onset = false;                       ///< whether stalls had to begin in it (else: overlap it)
+  bool onset = false;                       ///< whether the stalls had to begin in it (see PatternTest::onset)
   std::vector<TriggerOccurrence> examples;  ///< aligned occurrences, most significant first
 };
 
@@ -164,6 +166,7 @@ class TriggerAligner {
     std::uint64_t stream_id;
     float score;  // set by finish(), per pattern
     float tail;
+    float lead;               // two of the window's median gaps: how long before the line a stall may begin
     std::uint32_t ratio_bin;  // of gap / the window's median gap
     LineLocation end_line;
   };
@@ -179,6 +182,7 @@ class TriggerAligner {
   void prune();
   void score_stalls(const PatternTest& test);
   std::vector<TimeNs> null_moments() const;
+  std::vector<double> sweep(const PatternTest& test, const std::vector<TimeNs>& moments) const;
   std::vector<double> null_scores(const PatternTest& test) const;
   TriggerOccurrence test_occurrence(const PatternTest& test, const Trigger& trigger,
                                     const std::vector<double>& null_scores) const;
