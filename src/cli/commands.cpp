@@ -58,6 +58,19 @@ int run(int argc, char** argv) {
     return k_exit_ok;
   }
   if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) return help_command({});
+  // `gapscan --patterns DIR causes …` (the catalog option before the command, as for a scan):
+  // the option belongs to the command.
+  const std::size_t width = !args.empty() && args[0] == "--patterns"              ? 2
+                            : !args.empty() && args[0].starts_with("--patterns=") ? 1
+                                                                                  : 0;
+  if (width > 0 && args.size() > width && args[width] != "scan") {
+    for (const Command& command : commands()) {
+      if (command.name != args[width]) continue;
+      std::vector<std::string> rest(args.begin() + static_cast<std::ptrdiff_t>(width) + 1, args.end());
+      rest.insert(rest.end(), args.begin(), args.begin() + static_cast<std::ptrdiff_t>(width));
+      return command.handler(rest);
+    }
+  }
   if (!args.empty()) {
     for (const Command& command : commands()) {
       if (command.name == args[0]) return command.handler(std::vector<std::string>(args.begin() + 1, args.end()));

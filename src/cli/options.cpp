@@ -210,8 +210,10 @@ std::string scan_usage() {
 
 Expected<PatternsOptions> parse_patterns_options(const std::vector<std::string>& args) {
   PatternsOptions options;
+  std::string folder;
   po::options_description description("Options");
-  description.add_options()("help,h", po::bool_switch(&options.help), "show this help");
+  description.add_options()("help,h", po::bool_switch(&options.help), "show this help")(
+      "patterns", po::value(&folder), "the catalog folder (the same as DIR)");
   po::options_description hidden;
   std::vector<std::string> words;
   hidden.add_options()("word", po::value(&words));
@@ -234,6 +236,11 @@ Expected<PatternsOptions> parse_patterns_options(const std::vector<std::string>&
   if (words.size() > 2) return unexpected(usage_error("too many arguments", "gapscan patterns check [DIR]"));
   options.action = words[0];
   if (words.size() == 2) options.directory = words[1];
+  if (!folder.empty() && !options.directory.empty() && folder != options.directory) {
+    return unexpected(usage_error("two catalog folders: --patterns " + folder + " and " + options.directory,
+                                  "give one: gapscan patterns " + words[0] + " DIR"));
+  }
+  if (!folder.empty()) options.directory = folder;
   return options;
 }
 

@@ -184,6 +184,18 @@ TEST_CASE("gapscan patterns test runs the examples of a catalog folder", "[e2e][
   CHECK(ok.out.find("FAIL") == std::string::npos);
 }
 
+TEST_CASE("--patterns DIR before the causes or patterns command belongs to the command", "[e2e][cli]") {
+  const std::string dir = std::string(GAPSCAN_SOURCE_DIR) + "/patterns";
+  const auto causes = run_command(gapscan_command("--patterns " + dir + " causes"));
+  CHECK(causes.exit_code == 0);
+  CHECK(causes.out.find("causes (" + dir + ")") != std::string::npos);
+  const auto check = run_command(gapscan_command("--patterns=" + dir + " patterns check"));
+  CHECK(check.exit_code == 0);
+  const auto both = run_command(gapscan_command("--patterns /nonexistent patterns check " + dir), true);
+  CHECK(both.exit_code == 2);
+  CHECK(both.out.find("two catalog folders") != std::string::npos);
+}
+
 TEST_CASE("The explain option prints the score's terms and the evidence tested", "[e2e][cli]") {
   const std::string sample = std::string(GAPSCAN_SOURCE_DIR) + "/samples/memcached-nagle.log";
   const auto explained = run_command(gapscan_command("--explain " + sample));
