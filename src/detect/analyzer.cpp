@@ -28,6 +28,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <optional>
+#include <string>
 
 namespace gapscan::detect {
 
@@ -91,6 +93,164 @@ void describe_bins(const stats::LogHistogram& layout, const std::map<std::size_t
     return;
   }
   describe(values, centre, lo, hi);
+}
+
+/// The detections of a stream before its tests: its kind, name and input, its size and the
+/// shape of its timestamps. A derived stream's key is k_derived_key, a tag ('T' template,
+/// 'P' process, 'L' log) and the template hash, process or input id.
+StreamDetections stream_facts(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary) {
+  StreamDetections detections;
+  if (!primary) {
+    const char tag = window.key.size() > 1 ? window.key[1] : 'L';
+    detections.kind = tag == 'T' ? "template" : tag == 'P' ? "process" : "log";
+    if (tag == 'P') detections.stream = std::string(window.key.substr(2, 64));
+    if (detections.kind == "template") {
+      detections.template_hash = std::strtoull(std::string(window.key.substr(2)).c_str(), nullptr, 16);
+    }
+  } else if (window.key.empty()) {
+    detections.kind = "input";
+  }
+  if (primary) detections.stream = window.key.empty() ? std::string() : std::string(window.key.substr(0, 64));
+  if (detections.kind == "log")
+    detections.input = static_cast<SourceId>(std::strtoul(std::string(window.key.substr(2)).c_str(), nullptr, 10));
+  if (detections.kind == "input") detections.input = window.input;
+  detections.lines = window.entries.size();
+  detections.span = series.span;
+  detections.resolution = series.resolution;
+  detections.zero_gap_share =
+      static_cast<double>(series.zero_gaps) / static_cast<double>(std::max<std::size_t>(1, window.entries.size() - 1));
+  detections.out_of_order = series.out_of_order;
+  return detections;
+}
+
+/// The series' raw gaps in ns, in time order.
+std::vector<double> raw_gaps(const stats::GapSeries& series) {
+  std::vector<double> raw;
+  raw.reserve(series.gaps.size());
+  for (const stats::Gap& gap : series.gaps) raw.push_back(static_cast<double>(gap.raw));
+  return raw;
+}
+
+/// The line at position `index` of the series' time order, with its text.
+stats::EvidenceLine evidence_line(const stream::StreamWindow& window, const stats::GapSeries& series,
+                                  std::uint32_t index) {
+  const stream::Entry& entry = window.entries[series.order[index]];
+  return stats::EvidenceLine{entry.location, std::string(window.text.substr(entry.text_offset, entry.text_length))};
+}
+
+/// A lone long gap (an outlier): the longest gap's distance above the second longest in
+/// ln(gap), D, against the excesses of the next k - 1 longest over the k-th, S (k = n/10, at
+/// least 5). If the log-gaps have an exponential tail (a Pareto tail of the gaps), D and S/(k-1)
+/// estimate the same scale and P(D >= d) = (1 + d/S)^-(k-1); lighter tails (log-normal gaps)
+/// make this conservative. Nothing below 20 gaps or when p > alpha.
+std::optional<StreamStall> lone_long_gap(const stream::StreamWindow& window, const stats::GapSeries& series,
+                                         double alpha) {
+  if (series.gaps.size() < 20) return std::nullopt;
+  const std::size_t n = series.gaps.size();
+  const std::size_t k = std::min(n - 1, std::max<std::size_t>(5, n / 10));
+  std::vector<std::uint32_t> longest(n);
+  for (std::uint32_t i = 0; i < n; ++i) longest[i] = i;
+  std::partial_sort(longest.begin(), longest.begin() + static_cast<std::ptrdiff_t>(k + 1), longest.end(),
+                    [&](std::uint32_t a, std::uint32_t b) { return series.gaps[a].value > series.gaps[b].value; });
+  const auto z = [&](std::size_t rank) { return std::log(series.gaps[longest[rank]].value); };
+  const double d = z(0) - z(1);
+  double excess = 0;
+  for (std::size_t r = 1; r < k; ++r) excess += z(r) - z(k);
+  if (d <= 0 || excess <= 0) return std::nullopt;
+  const double log10_p = -static_cast<double>(k - 1) * std::log10(1 + d / excess);
+  if (log10_p > std::log10(alpha)) return std::nullopt;
+  std::vector<double> values = raw_gaps(series);
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(n / 2), values.end());
+  const stats::Gap& gap = series.gaps[longest[0]];
+  const stream::Entry& after = window.entries[series.order[gap.after]];
+  return StreamStall{{after.location, std::string(window.line_text(after))},
+                     static_cast<double>(gap.raw),
+                     static_cast<double>(gap.raw) / std::max(1.0, values[n / 2]),
+                     log10_p};
+}
+
+/// The series' gaps of at least `min_gap`, at most `max_gaps` of them evenly spaced (as the
+/// pooled test's sample).
+std::vector<double> lattice_sample_of(const stats::GapSeries& series, DurationNs min_gap, std::size_t max_gaps) {
+  std::vector<double> lattice_gaps;
+  for (const stats::Gap& gap : series.gaps) {
+    if (gap.raw >= min_gap) lattice_gaps.push_back(static_cast<double>(gap.raw));
+  }
+  if (lattice_gaps.size() > max_gaps) {
+    std::vector<double> sample;
+    sample.reserve(max_gaps);
+    const double stride = static_cast<double>(lattice_gaps.size()) / static_cast<double>(max_gaps);
+    for (std::size_t k = 0; k < max_gaps; ++k)
+      sample.push_back(lattice_gaps[static_cast<std::size_t>(static_cast<double>(k) * stride)]);
+    lattice_gaps = std::move(sample);
+  }
+  return lattice_gaps;
+}
+
+/// The times (dithered by the resolution) of the lines after the gaps of at least stall_min_ns.
+std::vector<TimeNs> stall_ends_of(const stream::StreamWindow& window, const stats::GapSeries& series,
+                                  double stall_min_ns) {
+  std::vector<TimeNs> stall_ends;
+  for (const stats::Gap& gap : series.gaps) {
+    if (static_cast<double>(gap.raw) < stall_min_ns) continue;
+    stall_ends.push_back(stats::dithered_time(window.entries[series.order[gap.after]], series.resolution));
+  }
+  return stall_ends;
+}
+
+/// The times of the window's lines, sorted, dithered by the resolution (stamps cut to the
+/// second all differ by whole seconds).
+std::vector<TimeNs> line_times(const stream::StreamWindow& window, const stats::GapSeries& series) {
+  std::vector<TimeNs> times;
+  times.reserve(series.order.size());
+  for (std::uint32_t index : series.order)
+    times.push_back(stats::dithered_time(window.entries[index], series.resolution));
+  std::sort(times.begin(), times.end());
+  return times;
+}
+
+/// Whether a narrow gap mode (relative width at most max_rel_width) lies at 1, 2 or 3 times
+/// the loop's period, within 3 %.
+bool explained_by_modes(const std::vector<StreamMode>& modes, double period_ns, double max_rel_width) {
+  bool explained = false;
+  for (const StreamMode& mode : modes) {
+    if (mode.centre_ns <= 0 || (mode.hi_ns - mode.lo_ns) / mode.centre_ns > max_rel_width) continue;
+    const double ratio = mode.centre_ns / period_ns;
+    explained |= std::round(ratio) >= 1 && std::round(ratio) <= 3 && std::abs(ratio / std::round(ratio) - 1) < 0.03;
+  }
+  return explained;
+}
+
+/// Examples of a loop: up to 4 pairs of lines one period apart (within 2 %), not overlapping.
+std::vector<stats::GapSample> loop_examples(const stream::StreamWindow& window, const stats::GapSeries& series,
+                                            double period_ns, const std::string& stream) {
+  std::vector<stats::GapSample> samples;
+  const double tolerance = 0.02 * period_ns;
+  for (std::size_t i = 0, j = 1; i < series.order.size() && samples.size() < 4; ++i) {
+    const stream::Entry& a = window.entries[series.order[i]];
+    j = std::max(j, i + 1);
+    while (j < series.order.size() &&
+           static_cast<double>(window.entries[series.order[j]].time - a.time) < period_ns - tolerance)
+      ++j;
+    if (j >= series.order.size()) break;
+    const stream::Entry& b = window.entries[series.order[j]];
+    if (std::abs(static_cast<double>(b.time - a.time) - period_ns) > tolerance) continue;
+    stats::GapSample sample;
+    sample.gap = b.time - a.time;
+    sample.end = b.time;
+    sample.stream = stream;
+    sample.before.push_back({a.location, std::string(window.line_text(a))});
+    sample.after = {b.location, std::string(window.line_text(b))};
+    samples.push_back(std::move(sample));
+    i = j - 1;
+  }
+  return samples;
+}
+
+/// Whether any test of the stream found something.
+bool has_detections(const StreamDetections& detections) {
+  return !detections.modes.empty() || !detections.runs.empty() || detections.renewal || detections.quantisation ||
+         !detections.periodicity.empty() || !detections.stalls.empty();
 }
 
 }  // namespace
@@ -198,44 +358,36 @@ void Analyzer::add(const stream::StreamWindow& window) {
 }
 
 void Analyzer::scan_stream(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary) {
-  StreamDetections detections;
-  if (!primary) {
-    const char tag = window.key.size() > 1 ? window.key[1] : 'L';
-    detections.kind = tag == 'T' ? "template" : tag == 'P' ? "process" : "log";
-    if (tag == 'P') detections.stream = std::string(window.key.substr(2, 64));
-    if (detections.kind == "template") {
-      detections.template_hash = std::strtoull(std::string(window.key.substr(2)).c_str(), nullptr, 16);
-    }
-  } else if (window.key.empty()) {
-    detections.kind = "input";
+  StreamDetections detections = stream_facts(window, series, primary);
+  scan_runs(window, series, primary, detections);
+  scan_gap_modes(window, series, primary, detections);
+  if (std::optional<StreamStall> stall = lone_long_gap(window, series, m_options.alpha)) {
+    detections.stalls.push_back(std::move(*stall));
+    detections.best_log10_p = std::min(detections.best_log10_p, detections.stalls.back().log10_p);
   }
-  if (primary) detections.stream = window.key.empty() ? std::string() : std::string(window.key.substr(0, 64));
-  if (detections.kind == "log")
-    detections.input = static_cast<SourceId>(std::strtoul(std::string(window.key.substr(2)).c_str(), nullptr, 10));
-  if (detections.kind == "input") detections.input = window.input;
-  detections.lines = window.entries.size();
-  detections.span = series.span;
-  detections.resolution = series.resolution;
-  detections.zero_gap_share =
-      static_cast<double>(series.zero_gaps) / static_cast<double>(std::max<std::size_t>(1, window.entries.size() - 1));
-  detections.out_of_order = series.out_of_order;
+  // Long streams: their own lattice and the clocks their stall ends keep (the pooled tests
+  // cover all streams together; these say which stream it is).
+  // At most k_long_stream_tests streams, on their first window, and not the derived streams.
+  if (primary && window.window_index == 0 && window.entries.size() >= m_options.long_stream_lines &&
+      m_long_streams_tested < k_long_stream_tests) {
+    ++m_long_streams_tested;
+    test_long_stream(window, series, detections);
+  }
+  if (window.entries.size() >= m_options.long_stream_lines) scan_renewal(window, series, primary, detections);
+  if (has_detections(detections)) keep_stream(std::move(detections));
+}
 
+void Analyzer::scan_runs(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary,
+                         StreamDetections& detections) {
   // Runs of near-equal consecutive gaps.
-  std::vector<double> raw;
-  raw.reserve(series.gaps.size());
-  for (const stats::Gap& gap : series.gaps) raw.push_back(static_cast<double>(gap.raw));
   RunOptions run_options;
   run_options.alpha = m_options.alpha;
   run_options.resolution_ns = static_cast<double>(series.resolution);
-  for (const GapRun& run : find_runs(raw, run_options)) {
+  for (const GapRun& run : find_runs(raw_gaps(series), run_options)) {
     RunFinding found;
     found.stream = detections.stream;
-    const auto line = [&](std::uint32_t index) {
-      const stream::Entry& entry = window.entries[series.order[index]];
-      return stats::EvidenceLine{entry.location, std::string(window.text.substr(entry.text_offset, entry.text_length))};
-    };
-    found.first_line = line(series.gaps[run.first].after - 1);
-    found.last_line = line(series.gaps[run.first + run.length - 1].after);
+    found.first_line = evidence_line(window, series, series.gaps[run.first].after - 1);
+    found.last_line = evidence_line(window, series, series.gaps[run.first + run.length - 1].after);
     found.length = run.length;
     found.centre_ns = run.centre_ns;
     found.spread = run.spread;
@@ -251,7 +403,10 @@ void Analyzer::scan_stream(const stream::StreamWindow& window, const stats::GapS
               [](const RunFinding& a, const RunFinding& b) { return a.log10_p < b.log10_p; });
     m_runs.resize(m_options.max_runs);
   }
+}
 
+void Analyzer::scan_gap_modes(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary,
+                              StreamDetections& detections) {
   std::vector<ScanPoint> points;
   points.reserve(series.gaps.size());
   for (std::size_t i = 0; i < series.gaps.size(); ++i) {
@@ -277,134 +432,47 @@ void Analyzer::scan_stream(const stream::StreamWindow& window, const stats::GapS
     detections.modes.push_back(found);
     if (primary) add_mode(window, std::move(members), mode.log10_p, series.gaps.size(), series.span);
   }
-  // A lone long gap (an outlier): the longest gap's distance above the second longest in
-  // ln(gap), D, against the excesses of the next k - 1 longest over the k-th, S (k = n/10, at
-  // least 5). If the log-gaps have an exponential tail (a Pareto tail of the gaps), D and S/(k-1)
-  // estimate the same scale and P(D >= d) = (1 + d/S)^-(k-1); lighter tails (log-normal gaps)
-  // make this conservative.
-  if (series.gaps.size() >= 20) {
-    const std::size_t n = series.gaps.size();
-    const std::size_t k = std::min(n - 1, std::max<std::size_t>(5, n / 10));
-    std::vector<std::uint32_t> longest(n);
-    for (std::uint32_t i = 0; i < n; ++i) longest[i] = i;
-    std::partial_sort(longest.begin(), longest.begin() + static_cast<std::ptrdiff_t>(k + 1), longest.end(),
-                      [&](std::uint32_t a, std::uint32_t b) { return series.gaps[a].value > series.gaps[b].value; });
-    const auto z = [&](std::size_t rank) { return std::log(series.gaps[longest[rank]].value); };
-    const double d = z(0) - z(1);
-    double excess = 0;
-    for (std::size_t r = 1; r < k; ++r) excess += z(r) - z(k);
-    if (d > 0 && excess > 0) {
-      const double log10_p = -static_cast<double>(k - 1) * std::log10(1 + d / excess);
-      if (log10_p <= std::log10(m_options.alpha)) {
-        std::vector<double> values;
-        values.reserve(n);
-        for (const stats::Gap& gap : series.gaps) values.push_back(static_cast<double>(gap.raw));
-        std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(n / 2), values.end());
-        const stats::Gap& gap = series.gaps[longest[0]];
-        const stream::Entry& after = window.entries[series.order[gap.after]];
-        detections.stalls.push_back({{after.location, std::string(window.line_text(after))},
-                                     static_cast<double>(gap.raw),
-                                     static_cast<double>(gap.raw) / std::max(1.0, values[n / 2]),
-                                     log10_p});
-        detections.best_log10_p = std::min(detections.best_log10_p, log10_p);
-      }
-    }
-  }
+}
 
-  // Long streams: their own lattice and the clocks their stall ends keep (the pooled tests
-  // cover all streams together; these say which stream it is).
-  // At most k_long_stream_tests streams, on their first window, and not the derived streams:
-  // the lattice scan costs O(frequencies × 512), so the longest gap it uses is capped at 50
+void Analyzer::test_long_stream(const stream::StreamWindow& window, const stats::GapSeries& series,
+                                StreamDetections& detections) const {
+  // The lattice scan costs O(frequencies × 512), so the longest gap it uses is capped at 50
   // median gaps.
-  if (primary && window.window_index == 0 && window.entries.size() >= m_options.long_stream_lines &&
-      m_long_streams_tested < k_long_stream_tests) {
-    ++m_long_streams_tested;
-    std::vector<double> lattice_gaps;
-    std::vector<TimeNs> stall_ends;
-    for (const stats::Gap& gap : series.gaps) {
-      if (gap.raw >= k_lattice_min_gap) lattice_gaps.push_back(static_cast<double>(gap.raw));
-      if (static_cast<double>(gap.raw) < m_options.stall_min_ns) continue;
-      stall_ends.push_back(stats::dithered_time(window.entries[series.order[gap.after]], series.resolution));
-    }
-    // At most quantisation_gaps of them, evenly spaced (as the pooled test's sample).
-    if (lattice_gaps.size() > m_options.quantisation_gaps) {
-      std::vector<double> sample;
-      sample.reserve(m_options.quantisation_gaps);
-      const double stride = static_cast<double>(lattice_gaps.size()) / static_cast<double>(m_options.quantisation_gaps);
-      for (std::size_t k = 0; k < m_options.quantisation_gaps; ++k)
-        sample.push_back(lattice_gaps[static_cast<std::size_t>(static_cast<double>(k) * stride)]);
-      lattice_gaps = std::move(sample);
-    }
-    QuantisationOptions lattice_options;
-    lattice_options.alpha = m_options.alpha;
-    lattice_options.resolution_ns = static_cast<double>(series.resolution);
-    if (!lattice_gaps.empty()) {
-      std::vector<double> sorted = lattice_gaps;
-      std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2), sorted.end());
-      lattice_options.max_gap_ns = std::min(lattice_options.max_gap_ns, 50 * sorted[sorted.size() / 2]);
-    }
-    detections.quantisation = find_quantisation(lattice_gaps, lattice_options);
-    if (detections.quantisation)
-      detections.best_log10_p = std::min(detections.best_log10_p, detections.quantisation->log10_p);
-    PeriodicityOptions clock_options;
-    clock_options.alpha = m_options.alpha;
-    detections.periodicity = find_periodicity(std::move(stall_ends), clock_options);
-    for (const Periodicity& p : detections.periodicity)
-      detections.best_log10_p = std::min(detections.best_log10_p, p.log10_p);
+  const std::vector<double> lattice_gaps = lattice_sample_of(series, k_lattice_min_gap, m_options.quantisation_gaps);
+  QuantisationOptions lattice_options;
+  lattice_options.alpha = m_options.alpha;
+  lattice_options.resolution_ns = static_cast<double>(series.resolution);
+  if (!lattice_gaps.empty()) {
+    std::vector<double> sorted = lattice_gaps;
+    std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2), sorted.end());
+    lattice_options.max_gap_ns = std::min(lattice_options.max_gap_ns, 50 * sorted[sorted.size() / 2]);
   }
+  detections.quantisation = find_quantisation(lattice_gaps, lattice_options);
+  if (detections.quantisation)
+    detections.best_log10_p = std::min(detections.best_log10_p, detections.quantisation->log10_p);
+  PeriodicityOptions clock_options;
+  clock_options.alpha = m_options.alpha;
+  detections.periodicity = find_periodicity(stall_ends_of(window, series, m_options.stall_min_ns), clock_options);
+  for (const Periodicity& p : detections.periodicity)
+    detections.best_log10_p = std::min(detections.best_log10_p, p.log10_p);
+}
+
+void Analyzer::scan_renewal(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary,
+                            StreamDetections& detections) {
   // A loop among the stream's lines (renewal), unless a gap mode already shows its period.
-  if (window.entries.size() >= m_options.long_stream_lines) {
-    std::vector<TimeNs> times;
-    times.reserve(series.order.size());
-    // Dithered by the resolution (stamps cut to the second all differ by whole seconds).
-    for (std::uint32_t index : series.order)
-      times.push_back(stats::dithered_time(window.entries[index], series.resolution));
-    std::sort(times.begin(), times.end());
-    RenewalOptions renewal_options;
-    renewal_options.alpha = m_options.alpha;
-    ++m_renewal_tested;
-    if (auto renewal = find_renewal(times, renewal_options)) {
-      bool explained = false;
-      for (const StreamMode& mode : detections.modes) {
-        if (mode.centre_ns <= 0 || (mode.hi_ns - mode.lo_ns) / mode.centre_ns > m_options.max_rel_width) continue;
-        const double ratio = mode.centre_ns / renewal->period_ns;
-        explained |= std::round(ratio) >= 1 && std::round(ratio) <= 3 && std::abs(ratio / std::round(ratio) - 1) < 0.03;
-      }
-      if (!explained) {
-        detections.best_log10_p = std::min(detections.best_log10_p, renewal->log10_p);
-        detections.renewal = *renewal;
-        if (primary && m_renewals.size() < k_max_renewals) {
-          RenewalHit hit;
-          hit.renewal = *renewal;
-          hit.stream = detections.stream;
-          // Examples: consecutive lines one period apart.
-          const double tolerance = 0.02 * renewal->period_ns;
-          for (std::size_t i = 0, j = 1; i < series.order.size() && hit.samples.size() < 4; ++i) {
-            const stream::Entry& a = window.entries[series.order[i]];
-            j = std::max(j, i + 1);
-            while (j < series.order.size() &&
-                   static_cast<double>(window.entries[series.order[j]].time - a.time) < renewal->period_ns - tolerance)
-              ++j;
-            if (j >= series.order.size()) break;
-            const stream::Entry& b = window.entries[series.order[j]];
-            if (std::abs(static_cast<double>(b.time - a.time) - renewal->period_ns) > tolerance) continue;
-            stats::GapSample sample;
-            sample.gap = b.time - a.time;
-            sample.end = b.time;
-            sample.stream = detections.stream;
-            sample.before.push_back({a.location, std::string(window.line_text(a))});
-            sample.after = {b.location, std::string(window.line_text(b))};
-            hit.samples.push_back(std::move(sample));
-            i = j - 1;
-          }
-          m_renewals.push_back(std::move(hit));
-        }
-      }
-    }
-  }
-  if (!detections.modes.empty() || !detections.runs.empty() || detections.renewal || detections.quantisation ||
-      !detections.periodicity.empty() || !detections.stalls.empty()) {
-    keep_stream(std::move(detections));
+  RenewalOptions renewal_options;
+  renewal_options.alpha = m_options.alpha;
+  ++m_renewal_tested;
+  const std::optional<Renewal> renewal = find_renewal(line_times(window, series), renewal_options);
+  if (!renewal || explained_by_modes(detections.modes, renewal->period_ns, m_options.max_rel_width)) return;
+  detections.best_log10_p = std::min(detections.best_log10_p, renewal->log10_p);
+  detections.renewal = *renewal;
+  if (primary && m_renewals.size() < k_max_renewals) {
+    RenewalHit hit;
+    hit.renewal = *renewal;
+    hit.stream = detections.stream;
+    hit.samples = loop_examples(window, series, renewal->period_ns, detections.stream);
+    m_renewals.push_back(std::move(hit));
   }
 }
 

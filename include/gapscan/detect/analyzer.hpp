@@ -54,6 +54,19 @@ class Analyzer {
   void keep_stream(StreamDetections detections);
   /// The per-stream tests (modes, runs); a primary stream's modes also join the clusters.
   void scan_stream(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary);
+  /// Runs of near-equal gaps into `detections`; a primary stream's also join the report's runs.
+  void scan_runs(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary,
+                 StreamDetections& detections);
+  /// Gap modes into `detections`; a primary stream's also join the clusters.
+  void scan_gap_modes(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary,
+                      StreamDetections& detections);
+  /// A long stream's own lattice and the clocks its stall ends keep, into `detections`.
+  void test_long_stream(const stream::StreamWindow& window, const stats::GapSeries& series,
+                        StreamDetections& detections) const;
+  /// A loop among the stream's lines, unless a gap mode already shows its period; a primary
+  /// stream's loop is also kept for the renewal findings.
+  void scan_renewal(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary,
+                    StreamDetections& detections);
   std::vector<Finding> periodic_findings();
   std::vector<Finding> trigger_findings();
   std::vector<Finding> renewal_findings();
