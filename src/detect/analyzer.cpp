@@ -253,6 +253,39 @@ bool has_detections(const StreamDetections& detections) {
          !detections.periodicity.empty() || !detections.stalls.empty();
 }
 
+/// One point per non-empty bin of the request-support histogram (bin 0 excepted): z = ln of
+/// the bin's middle, weighted by the requests with a gap in it, id = the bin.
+std::vector<ScanPoint> support_points(const stats::LogHistogram& support) {
+  std::vector<ScanPoint> points;
+  for (std::size_t i = 1; i < support.size(); ++i) {
+    if (support.count(i) == 0) continue;
+    const double mid = (static_cast<double>(support.lower(i)) + static_cast<double>(support.upper(i))) / 2;
+    points.push_back({std::log(mid), static_cast<double>(support.count(i)), static_cast<std::uint32_t>(i)});
+  }
+  return points;
+}
+
+/// Whether a clock (not a loop) of `findings` has the loop's period, within 2 %.
+bool keeps_a_clock(const std::vector<Finding>& findings, const Finding& renewal) {
+  bool locked = false;
+  for (const Finding& other : findings) {
+    locked |= other.periodic && !other.periodic->renewal && std::abs(other.centre_ns / renewal.centre_ns - 1) <= 0.02;
+  }
+  return locked;
+}
+
+/// The findings with p <= alpha, most significant first (ties: the shorter centre first).
+std::vector<Finding> significant_ranked(std::vector<Finding> findings, double alpha) {
+  const double log10_alpha = std::log10(alpha);
+  findings.erase(
+      std::remove_if(findings.begin(), findings.end(), [&](const Finding& f) { return f.log10_p > log10_alpha; }),
+      findings.end());
+  std::sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
+    return a.log10_p != b.log10_p ? a.log10_p < b.log10_p : a.centre_ns < b.centre_ns;
+  });
+  return findings;
+}
+
 }  // namespace
 
 struct Analyzer::Cluster {
@@ -600,76 +633,9 @@ Finding Analyzer::finding_from_cluster(const Cluster& cluster) const {
 
 DetectionResult Analyzer::finish() {
   DetectionResult result;
-  m_summary.gaps = m_pool.gap_count();
-  m_summary.zero_gaps = m_pool.zero_gaps();
-  m_summary.out_of_order = m_pool.out_of_order();
-  m_summary.clock_steps = m_pool.clock_steps();
-  m_summary.largest_clock_step = m_pool.largest_clock_step();
-  m_summary.largest_clock_step_at = m_pool.largest_clock_step_at();
-  m_summary.typical_resolution = m_pool.typical_resolution();
-
+  summarise_pool();
   merge_clusters();
-  std::vector<Finding> findings;
-
-  // Pooled test over the request-support histogram. Per-request clusters inside one pooled
-  // mode are one phenomenon (e.g. the two ends of a delayed-ACK band) and merge into one
-  // finding; a pooled mode with no cluster becomes a finding of its own.
-  if (m_summary.windows >= m_options.pooled_min_windows) {
-    m_summary.pooled_test_run = true;
-    const stats::LogHistogram& support = m_pool.support();
-    std::vector<ScanPoint> points;
-    for (std::size_t i = 1; i < support.size(); ++i) {
-      if (support.count(i) == 0) continue;
-      const double mid = (static_cast<double>(support.lower(i)) + static_cast<double>(support.upper(i))) / 2;
-      points.push_back({std::log(mid), static_cast<double>(support.count(i)), static_cast<std::uint32_t>(i)});
-    }
-    ScanOptions options;
-    options.alpha = m_options.alpha;
-    options.min_count = m_options.min_members;
-    options.resolution_ns = static_cast<double>(m_summary.typical_resolution);
-    options.bandwidth = 0.3;
-    options.min_enrichment = 2;
-    options.max_modes = 8;
-    for (const ScanMode& mode : scan_modes(points, options)) {
-      if (cfar_p_value(points, mode.z_lo, mode.z_hi) > m_options.alpha) continue;
-      Cluster* first = nullptr;
-      for (auto& cluster : m_clusters) {
-        if (!cluster || cluster->log_centre < mode.z_lo - 0.01 || cluster->log_centre > mode.z_hi + 0.01) continue;
-        if (first == nullptr) {
-          first = cluster.get();
-        } else {
-          absorb(*first, *cluster);
-          cluster.reset();
-        }
-      }
-      if (first != nullptr) {
-        first->pooled_log10_p = std::min(first->pooled_log10_p, mode.log10_p);
-        continue;
-      }
-      // A mode seen only across requests: describe it from the pooled gap histogram.
-      const stats::LogHistogram& gaps = m_pool.gaps();
-      std::map<std::size_t, std::uint64_t> bins;
-      Finding finding;
-      for (std::uint32_t index : mode.members) {
-        if (gaps.count(index) > 0) bins[index] = gaps.count(index);
-        finding.gaps += gaps.count(index);
-        finding.requests += support.count(index);
-        finding.member_time_ns += static_cast<double>(gaps.count(index)) *
-                                  (static_cast<double>(gaps.lower(index)) + static_cast<double>(gaps.upper(index))) / 2;
-      }
-      if (bins.empty()) continue;
-      describe_bins(gaps, bins, finding.centre_ns, finding.lo_ns, finding.hi_ns);
-      if (finding.centre_ns < stats::k_min_resolution_ticks * static_cast<double>(m_summary.typical_resolution))
-        continue;
-      finding.rel_width = (finding.hi_ns - finding.lo_ns) / finding.centre_ns;
-      if (finding.rel_width > m_options.max_rel_width) continue;
-      finding.requests_span_ns = m_pool.span_between(std::exp(mode.z_lo), std::exp(mode.z_hi));
-      finding.wall_share =
-          finding.requests_span_ns > 0 ? std::min(1.0, finding.member_time_ns / finding.requests_span_ns) : 0;
-      finding.log10_p_pooled = mode.log10_p;
-      findings.push_back(std::move(finding));
-    }
-  }
+  std::vector<Finding> findings = pooled_findings();
   for (const auto& cluster : m_clusters) {
     if (cluster) findings.push_back(finding_from_cluster(*cluster));
   }
@@ -678,13 +644,93 @@ DetectionResult Analyzer::finish() {
   result.markers = m_triggers.markers();
   for (Finding& renewal : renewal_findings()) {
     // A loop that also keeps a clock is reported once, as the clock.
-    bool locked = false;
-    for (const Finding& other : findings) {
-      locked |= other.periodic && !other.periodic->renewal && std::abs(other.centre_ns / renewal.centre_ns - 1) <= 0.02;
-    }
-    if (!locked) findings.push_back(std::move(renewal));
+    if (!keeps_a_clock(findings, renewal)) findings.push_back(std::move(renewal));
   }
+  complete_findings(findings);
+  result.findings = significant_ranked(std::move(findings), m_options.alpha);
+  result.runs = ranked_runs();
+  result.streams = ranked_streams();
+  test_pooled_lattice(result);
+  result.summary = m_summary;
+  return result;
+}
 
+void Analyzer::summarise_pool() {
+  m_summary.gaps = m_pool.gap_count();
+  m_summary.zero_gaps = m_pool.zero_gaps();
+  m_summary.out_of_order = m_pool.out_of_order();
+  m_summary.clock_steps = m_pool.clock_steps();
+  m_summary.largest_clock_step = m_pool.largest_clock_step();
+  m_summary.largest_clock_step_at = m_pool.largest_clock_step_at();
+  m_summary.typical_resolution = m_pool.typical_resolution();
+}
+
+std::vector<Finding> Analyzer::pooled_findings() {
+  // Pooled test over the request-support histogram. Per-request clusters inside one pooled
+  // mode are one phenomenon (e.g. the two ends of a delayed-ACK band) and merge into one
+  // finding; a pooled mode with no cluster becomes a finding of its own.
+  std::vector<Finding> findings;
+  if (m_summary.windows < m_options.pooled_min_windows) return findings;
+  m_summary.pooled_test_run = true;
+  const std::vector<ScanPoint> points = support_points(m_pool.support());
+  ScanOptions options;
+  options.alpha = m_options.alpha;
+  options.min_count = m_options.min_members;
+  options.resolution_ns = static_cast<double>(m_summary.typical_resolution);
+  options.bandwidth = 0.3;
+  options.min_enrichment = 2;
+  options.max_modes = 8;
+  for (const ScanMode& mode : scan_modes(points, options)) {
+    if (cfar_p_value(points, mode.z_lo, mode.z_hi) > m_options.alpha) continue;
+    if (strengthen_clusters(mode)) continue;
+    if (std::optional<Finding> finding = pooled_only_finding(mode)) findings.push_back(std::move(*finding));
+  }
+  return findings;
+}
+
+bool Analyzer::strengthen_clusters(const ScanMode& mode) {
+  Cluster* first = nullptr;
+  for (auto& cluster : m_clusters) {
+    if (!cluster || cluster->log_centre < mode.z_lo - 0.01 || cluster->log_centre > mode.z_hi + 0.01) continue;
+    if (first == nullptr) {
+      first = cluster.get();
+    } else {
+      absorb(*first, *cluster);
+      cluster.reset();
+    }
+  }
+  if (first == nullptr) return false;
+  first->pooled_log10_p = std::min(first->pooled_log10_p, mode.log10_p);
+  return true;
+}
+
+std::optional<Finding> Analyzer::pooled_only_finding(const ScanMode& mode) const {
+  // A mode seen only across requests: describe it from the pooled gap histogram.
+  const stats::LogHistogram& support = m_pool.support();
+  const stats::LogHistogram& gaps = m_pool.gaps();
+  std::map<std::size_t, std::uint64_t> bins;
+  Finding finding;
+  for (std::uint32_t index : mode.members) {
+    if (gaps.count(index) > 0) bins[index] = gaps.count(index);
+    finding.gaps += gaps.count(index);
+    finding.requests += support.count(index);
+    finding.member_time_ns += static_cast<double>(gaps.count(index)) *
+                              (static_cast<double>(gaps.lower(index)) + static_cast<double>(gaps.upper(index))) / 2;
+  }
+  if (bins.empty()) return std::nullopt;
+  describe_bins(gaps, bins, finding.centre_ns, finding.lo_ns, finding.hi_ns);
+  if (finding.centre_ns < stats::k_min_resolution_ticks * static_cast<double>(m_summary.typical_resolution))
+    return std::nullopt;
+  finding.rel_width = (finding.hi_ns - finding.lo_ns) / finding.centre_ns;
+  if (finding.rel_width > m_options.max_rel_width) return std::nullopt;
+  finding.requests_span_ns = m_pool.span_between(std::exp(mode.z_lo), std::exp(mode.z_hi));
+  finding.wall_share =
+      finding.requests_span_ns > 0 ? std::min(1.0, finding.member_time_ns / finding.requests_span_ns) : 0;
+  finding.log10_p_pooled = mode.log10_p;
+  return finding;
+}
+
+void Analyzer::complete_findings(std::vector<Finding>& findings) const {
   for (Finding& finding : findings) {
     if (finding.shape == Shape::periodic || finding.trigger) continue;  // described where they were made
     finding.log10_p = std::min(finding.log10_p_per_request, finding.log10_p_pooled);
@@ -698,25 +744,24 @@ DetectionResult Analyzer::finish() {
       finding.samples.push_back(*sample);
     }
   }
-  const double log10_alpha = std::log10(m_options.alpha);
-  findings.erase(
-      std::remove_if(findings.begin(), findings.end(), [&](const Finding& f) { return f.log10_p > log10_alpha; }),
-      findings.end());
-  std::sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
-    return a.log10_p != b.log10_p ? a.log10_p < b.log10_p : a.centre_ns < b.centre_ns;
-  });
-  result.findings = std::move(findings);
+}
 
+std::vector<RunFinding> Analyzer::ranked_runs() {
   std::stable_sort(m_runs.begin(), m_runs.end(),
                    [](const RunFinding& a, const RunFinding& b) { return a.log10_p < b.log10_p; });
   if (m_runs.size() > m_options.max_runs) m_runs.resize(m_options.max_runs);
-  result.runs = std::move(m_runs);
+  return std::move(m_runs);
+}
+
+std::vector<StreamDetections> Analyzer::ranked_streams() {
   std::stable_sort(m_streams.begin(), m_streams.end(), [](const StreamDetections& a, const StreamDetections& b) {
     return a.best_log10_p < b.best_log10_p;
   });
   if (m_streams.size() > m_options.max_streams) m_streams.resize(m_options.max_streams);
-  result.streams = std::move(m_streams);
+  return std::move(m_streams);
+}
 
+void Analyzer::test_pooled_lattice(DetectionResult& result) {
   // The lattice test on the sampled gaps of all streams, in line-hash order (any -j alike).
   std::sort(m_lattice_sample.begin(), m_lattice_sample.end());
   if (m_lattice_sample.size() > m_options.quantisation_gaps) m_lattice_sample.resize(m_options.quantisation_gaps);
@@ -728,9 +773,6 @@ DetectionResult Analyzer::finish() {
   lattice_options.resolution_ns = static_cast<double>(m_summary.typical_resolution);
   result.quantisation = find_quantisation(lattice, lattice_options);
   tag_lattice_modes(result, lattice);
-
-  result.summary = m_summary;
-  return result;
 }
 
 std::vector<Finding> Analyzer::periodic_findings() {
