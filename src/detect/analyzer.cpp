@@ -328,6 +328,14 @@ void Analyzer::add(const stream::StreamWindow& window) {
   m_triggers.add(window, series);
   ++m_summary.windows;
   if (!window.key.empty()) ++m_summary.keyed_windows;
+  sample_lattice_gaps(window, series);
+  sample_stall_ends(window, series);
+  if (series.gaps.size() < static_cast<std::size_t>(m_options.min_members)) return;
+  ++m_summary.windows_scanned;
+  scan_stream(window, series, true);
+}
+
+void Analyzer::sample_lattice_gaps(const stream::StreamWindow& window, const stats::GapSeries& series) {
   // A sample of raw gaps for the lattice test: the gaps whose line hashes are smallest (the
   // same sample for any order of windows). Candidates under a falling threshold are kept and
   // cut back to the sample size when they are twice as many: O(1) per gap.
@@ -343,6 +351,9 @@ void Analyzer::add(const stream::StreamWindow& window) {
       m_lattice_sample.resize(static_cast<std::size_t>(keep));
     }
   }
+}
+
+void Analyzer::sample_stall_ends(const stream::StreamWindow& window, const stats::GapSeries& series) {
   // Stall ends, for the clock-locked periodicity test: the line after each gap of at least
   // stall_min_ns, sampled by line hash; a few of them with their lines, as examples.
   for (const stats::Gap& gap : series.gaps) {
@@ -361,33 +372,34 @@ void Analyzer::add(const stream::StreamWindow& window) {
         m_stalls.resize(static_cast<std::size_t>(keep));
       }
     }
-    if (hash < m_example_threshold) {
-      StallExample example;
-      example.hash = hash;
-      example.time = after.time;
-      example.sample.hash = hash;
-      example.sample.gap = gap.raw;
-      example.sample.end = after.time;
-      example.sample.stream = window.key.empty() ? std::string() : std::string(window.key.substr(0, 64));
-      for (std::uint32_t back = 2; back >= 1; --back) {
-        if (gap.after >= back) {
-          const stream::Entry& before = window.entries[series.order[gap.after - back]];
-          example.sample.before.push_back({before.location, std::string(window.line_text(before))});
-        }
-      }
-      example.sample.after = {after.location, std::string(window.line_text(after))};
-      m_stall_examples.push_back(std::move(example));
-      if (m_stall_examples.size() >= 2 * k_stall_examples) {
-        std::nth_element(m_stall_examples.begin(), m_stall_examples.begin() + k_stall_examples, m_stall_examples.end(),
-                         [](const StallExample& a, const StallExample& b) { return a.hash < b.hash; });
-        m_example_threshold = m_stall_examples[k_stall_examples].hash;
-        m_stall_examples.resize(k_stall_examples);
-      }
+    if (hash < m_example_threshold) keep_stall_example(window, series, gap, hash);
+  }
+}
+
+void Analyzer::keep_stall_example(const stream::StreamWindow& window, const stats::GapSeries& series,
+                                  const stats::Gap& gap, std::uint64_t hash) {
+  const stream::Entry& after = window.entries[series.order[gap.after]];
+  StallExample example;
+  example.hash = hash;
+  example.time = after.time;
+  example.sample.hash = hash;
+  example.sample.gap = gap.raw;
+  example.sample.end = after.time;
+  example.sample.stream = window.key.empty() ? std::string() : std::string(window.key.substr(0, 64));
+  for (std::uint32_t back = 2; back >= 1; --back) {
+    if (gap.after >= back) {
+      const stream::Entry& before = window.entries[series.order[gap.after - back]];
+      example.sample.before.push_back({before.location, std::string(window.line_text(before))});
     }
   }
-  if (series.gaps.size() < static_cast<std::size_t>(m_options.min_members)) return;
-  ++m_summary.windows_scanned;
-  scan_stream(window, series, true);
+  example.sample.after = {after.location, std::string(window.line_text(after))};
+  m_stall_examples.push_back(std::move(example));
+  if (m_stall_examples.size() >= 2 * k_stall_examples) {
+    std::nth_element(m_stall_examples.begin(), m_stall_examples.begin() + k_stall_examples, m_stall_examples.end(),
+                     [](const StallExample& a, const StallExample& b) { return a.hash < b.hash; });
+    m_example_threshold = m_stall_examples[k_stall_examples].hash;
+    m_stall_examples.resize(k_stall_examples);
+  }
 }
 
 void Analyzer::scan_stream(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary) {

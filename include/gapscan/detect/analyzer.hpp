@@ -54,6 +54,15 @@ class Analyzer {
   void merge_clusters();
   Finding finding_from_cluster(const Cluster& cluster) const;
 
+  /// Adds the window's gaps to the lattice test's sample (by line hash).
+  void sample_lattice_gaps(const stream::StreamWindow& window, const stats::GapSeries& series);
+  /// Adds the window's stall ends to the periodicity test's sample and to the examples (by
+  /// line hash).
+  void sample_stall_ends(const stream::StreamWindow& window, const stats::GapSeries& series);
+  /// Keeps a stall with its lines as an example, cutting the examples back to those of the
+  /// smallest hashes when they are twice k_stall_examples.
+  void keep_stall_example(const stream::StreamWindow& window, const stats::GapSeries& series, const stats::Gap& gap,
+                          std::uint64_t hash);
   void keep_stream(StreamDetections detections);
   /// The per-stream tests (modes, runs); a primary stream's modes also join the clusters.
   void scan_stream(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary);
