@@ -28,6 +28,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <optional>
+#include <string>
 
 namespace gapscan::detect {
 
@@ -93,6 +95,197 @@ void describe_bins(const stats::LogHistogram& layout, const std::map<std::size_t
   describe(values, centre, lo, hi);
 }
 
+/// The detections of a stream before its tests: its kind, name and input, its size and the
+/// shape of its timestamps. A derived stream's key is k_derived_key, a tag ('T' template,
+/// 'P' process, 'L' log) and the template hash, process or input id.
+StreamDetections stream_facts(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary) {
+  StreamDetections detections;
+  if (!primary) {
+    const char tag = window.key.size() > 1 ? window.key[1] : 'L';
+    detections.kind = tag == 'T' ? "template" : tag == 'P' ? "process" : "log";
+    if (tag == 'P') detections.stream = std::string(window.key.substr(2, 64));
+    if (detections.kind == "template") {
+      detections.template_hash = std::strtoull(std::string(window.key.substr(2)).c_str(), nullptr, 16);
+    }
+  } else if (window.key.empty()) {
+    detections.kind = "input";
+  }
+  if (primary) detections.stream = window.key.empty() ? std::string() : std::string(window.key.substr(0, 64));
+  if (detections.kind == "log")
+    detections.input = static_cast<SourceId>(std::strtoul(std::string(window.key.substr(2)).c_str(), nullptr, 10));
+  if (detections.kind == "input") detections.input = window.input;
+  detections.lines = window.entries.size();
+  detections.span = series.span;
+  detections.resolution = series.resolution;
+  detections.zero_gap_share =
+      static_cast<double>(series.zero_gaps) / static_cast<double>(std::max<std::size_t>(1, window.entries.size() - 1));
+  detections.out_of_order = series.out_of_order;
+  return detections;
+}
+
+/// The series' raw gaps in ns, in time order.
+std::vector<double> raw_gaps(const stats::GapSeries& series) {
+  std::vector<double> raw;
+  raw.reserve(series.gaps.size());
+  for (const stats::Gap& gap : series.gaps) raw.push_back(static_cast<double>(gap.raw));
+  return raw;
+}
+
+/// The line at position `index` of the series' time order, with its text.
+stats::EvidenceLine evidence_line(const stream::StreamWindow& window, const stats::GapSeries& series,
+                                  std::uint32_t index) {
+  const stream::Entry& entry = window.entries[series.order[index]];
+  return stats::EvidenceLine{entry.location, std::string(window.text.substr(entry.text_offset, entry.text_length))};
+}
+
+/// A lone long gap (an outlier): the longest gap's distance above the second longest in
+/// ln(gap), D, against the excesses of the next k - 1 longest over the k-th, S (k = n/10, at
+/// least 5). If the log-gaps have an exponential tail (a Pareto tail of the gaps), D and S/(k-1)
+/// estimate the same scale and P(D >= d) = (1 + d/S)^-(k-1); lighter tails (log-normal gaps)
+/// make this conservative. Nothing below 20 gaps or when p > alpha.
+std::optional<StreamStall> lone_long_gap(const stream::StreamWindow& window, const stats::GapSeries& series,
+                                         double alpha) {
+  if (series.gaps.size() < 20) return std::nullopt;
+  const std::size_t n = series.gaps.size();
+  const std::size_t k = std::min(n - 1, std::max<std::size_t>(5, n / 10));
+  std::vector<std::uint32_t> longest(n);
+  for (std::uint32_t i = 0; i < n; ++i) longest[i] = i;
+  std::partial_sort(longest.begin(), longest.begin() + static_cast<std::ptrdiff_t>(k + 1), longest.end(),
+                    [&](std::uint32_t a, std::uint32_t b) { return series.gaps[a].value > series.gaps[b].value; });
+  const auto z = [&](std::size_t rank) { return std::log(series.gaps[longest[rank]].value); };
+  const double d = z(0) - z(1);
+  double excess = 0;
+  for (std::size_t r = 1; r < k; ++r) excess += z(r) - z(k);
+  if (d <= 0 || excess <= 0) return std::nullopt;
+  const double log10_p = -static_cast<double>(k - 1) * std::log10(1 + d / excess);
+  if (log10_p > std::log10(alpha)) return std::nullopt;
+  std::vector<double> values = raw_gaps(series);
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(n / 2), values.end());
+  const stats::Gap& gap = series.gaps[longest[0]];
+  const stream::Entry& after = window.entries[series.order[gap.after]];
+  return StreamStall{{after.location, std::string(window.line_text(after))},
+                     static_cast<double>(gap.raw),
+                     static_cast<double>(gap.raw) / std::max(1.0, values[n / 2]),
+                     log10_p};
+}
+
+/// The series' gaps of at least `min_gap`, at most `max_gaps` of them evenly spaced (as the
+/// pooled test's sample).
+std::vector<double> lattice_sample_of(const stats::GapSeries& series, DurationNs min_gap, std::size_t max_gaps) {
+  std::vector<double> lattice_gaps;
+  for (const stats::Gap& gap : series.gaps) {
+    if (gap.raw >= min_gap) lattice_gaps.push_back(static_cast<double>(gap.raw));
+  }
+  if (lattice_gaps.size() > max_gaps) {
+    std::vector<double> sample;
+    sample.reserve(max_gaps);
+    const double stride = static_cast<double>(lattice_gaps.size()) / static_cast<double>(max_gaps);
+    for (std::size_t k = 0; k < max_gaps; ++k)
+      sample.push_back(lattice_gaps[static_cast<std::size_t>(static_cast<double>(k) * stride)]);
+    lattice_gaps = std::move(sample);
+  }
+  return lattice_gaps;
+}
+
+/// The times (dithered by the resolution) of the lines after the gaps of at least stall_min_ns.
+std::vector<TimeNs> stall_ends_of(const stream::StreamWindow& window, const stats::GapSeries& series,
+                                  double stall_min_ns) {
+  std::vector<TimeNs> stall_ends;
+  for (const stats::Gap& gap : series.gaps) {
+    if (static_cast<double>(gap.raw) < stall_min_ns) continue;
+    stall_ends.push_back(stats::dithered_time(window.entries[series.order[gap.after]], series.resolution));
+  }
+  return stall_ends;
+}
+
+/// The times of the window's lines, sorted, dithered by the resolution (stamps cut to the
+/// second all differ by whole seconds).
+std::vector<TimeNs> line_times(const stream::StreamWindow& window, const stats::GapSeries& series) {
+  std::vector<TimeNs> times;
+  times.reserve(series.order.size());
+  for (std::uint32_t index : series.order)
+    times.push_back(stats::dithered_time(window.entries[index], series.resolution));
+  std::sort(times.begin(), times.end());
+  return times;
+}
+
+/// Whether a narrow gap mode (relative width at most max_rel_width) lies at 1, 2 or 3 times
+/// the loop's period, within 3 %.
+bool explained_by_modes(const std::vector<StreamMode>& modes, double period_ns, double max_rel_width) {
+  bool explained = false;
+  for (const StreamMode& mode : modes) {
+    if (mode.centre_ns <= 0 || (mode.hi_ns - mode.lo_ns) / mode.centre_ns > max_rel_width) continue;
+    const double ratio = mode.centre_ns / period_ns;
+    explained |= std::round(ratio) >= 1 && std::round(ratio) <= 3 && std::abs(ratio / std::round(ratio) - 1) < 0.03;
+  }
+  return explained;
+}
+
+/// Examples of a loop: up to 4 pairs of lines one period apart (within 2 %), not overlapping.
+std::vector<stats::GapSample> loop_examples(const stream::StreamWindow& window, const stats::GapSeries& series,
+                                            double period_ns, const std::string& stream) {
+  std::vector<stats::GapSample> samples;
+  const double tolerance = 0.02 * period_ns;
+  for (std::size_t i = 0, j = 1; i < series.order.size() && samples.size() < 4; ++i) {
+    const stream::Entry& a = window.entries[series.order[i]];
+    j = std::max(j, i + 1);
+    while (j < series.order.size() &&
+           static_cast<double>(window.entries[series.order[j]].time - a.time) < period_ns - tolerance)
+      ++j;
+    if (j >= series.order.size()) break;
+    const stream::Entry& b = window.entries[series.order[j]];
+    if (std::abs(static_cast<double>(b.time - a.time) - period_ns) > tolerance) continue;
+    stats::GapSample sample;
+    sample.gap = b.time - a.time;
+    sample.end = b.time;
+    sample.stream = stream;
+    sample.before.push_back({a.location, std::string(window.line_text(a))});
+    sample.after = {b.location, std::string(window.line_text(b))};
+    samples.push_back(std::move(sample));
+    i = j - 1;
+  }
+  return samples;
+}
+
+/// Whether any test of the stream found something.
+bool has_detections(const StreamDetections& detections) {
+  return !detections.modes.empty() || !detections.runs.empty() || detections.renewal || detections.quantisation ||
+         !detections.periodicity.empty() || !detections.stalls.empty();
+}
+
+/// One point per non-empty bin of the request-support histogram (bin 0 excepted): z = ln of
+/// the bin's middle, weighted by the requests with a gap in it, id = the bin.
+std::vector<ScanPoint> support_points(const stats::LogHistogram& support) {
+  std::vector<ScanPoint> points;
+  for (std::size_t i = 1; i < support.size(); ++i) {
+    if (support.count(i) == 0) continue;
+    const double mid = (static_cast<double>(support.lower(i)) + static_cast<double>(support.upper(i))) / 2;
+    points.push_back({std::log(mid), static_cast<double>(support.count(i)), static_cast<std::uint32_t>(i)});
+  }
+  return points;
+}
+
+/// Whether a clock (not a loop) of `findings` has the loop's period, within 2 %.
+bool keeps_a_clock(const std::vector<Finding>& findings, const Finding& renewal) {
+  bool locked = false;
+  for (const Finding& other : findings) {
+    locked |= other.periodic && !other.periodic->renewal && std::abs(other.centre_ns / renewal.centre_ns - 1) <= 0.02;
+  }
+  return locked;
+}
+
+/// The findings with p <= alpha, most significant first (ties: the shorter centre first).
+std::vector<Finding> significant_ranked(std::vector<Finding> findings, double alpha) {
+  const double log10_alpha = std::log10(alpha);
+  findings.erase(
+      std::remove_if(findings.begin(), findings.end(), [&](const Finding& f) { return f.log10_p > log10_alpha; }),
+      findings.end());
+  std::sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
+    return a.log10_p != b.log10_p ? a.log10_p < b.log10_p : a.centre_ns < b.centre_ns;
+  });
+  return findings;
+}
+
 }  // namespace
 
 struct Analyzer::Cluster {
@@ -135,6 +328,14 @@ void Analyzer::add(const stream::StreamWindow& window) {
   m_triggers.add(window, series);
   ++m_summary.windows;
   if (!window.key.empty()) ++m_summary.keyed_windows;
+  sample_lattice_gaps(window, series);
+  sample_stall_ends(window, series);
+  if (series.gaps.size() < static_cast<std::size_t>(m_options.min_members)) return;
+  ++m_summary.windows_scanned;
+  scan_stream(window, series, true);
+}
+
+void Analyzer::sample_lattice_gaps(const stream::StreamWindow& window, const stats::GapSeries& series) {
   // A sample of raw gaps for the lattice test: the gaps whose line hashes are smallest (the
   // same sample for any order of windows). Candidates under a falling threshold are kept and
   // cut back to the sample size when they are twice as many: O(1) per gap.
@@ -150,6 +351,9 @@ void Analyzer::add(const stream::StreamWindow& window) {
       m_lattice_sample.resize(static_cast<std::size_t>(keep));
     }
   }
+}
+
+void Analyzer::sample_stall_ends(const stream::StreamWindow& window, const stats::GapSeries& series) {
   // Stall ends, for the clock-locked periodicity test: the line after each gap of at least
   // stall_min_ns, sampled by line hash; a few of them with their lines, as examples.
   for (const stats::Gap& gap : series.gaps) {
@@ -168,74 +372,67 @@ void Analyzer::add(const stream::StreamWindow& window) {
         m_stalls.resize(static_cast<std::size_t>(keep));
       }
     }
-    if (hash < m_example_threshold) {
-      StallExample example;
-      example.hash = hash;
-      example.time = after.time;
-      example.sample.hash = hash;
-      example.sample.gap = gap.raw;
-      example.sample.end = after.time;
-      example.sample.stream = window.key.empty() ? std::string() : std::string(window.key.substr(0, 64));
-      for (std::uint32_t back = 2; back >= 1; --back) {
-        if (gap.after >= back) {
-          const stream::Entry& before = window.entries[series.order[gap.after - back]];
-          example.sample.before.push_back({before.location, std::string(window.line_text(before))});
-        }
-      }
-      example.sample.after = {after.location, std::string(window.line_text(after))};
-      m_stall_examples.push_back(std::move(example));
-      if (m_stall_examples.size() >= 2 * k_stall_examples) {
-        std::nth_element(m_stall_examples.begin(), m_stall_examples.begin() + k_stall_examples, m_stall_examples.end(),
-                         [](const StallExample& a, const StallExample& b) { return a.hash < b.hash; });
-        m_example_threshold = m_stall_examples[k_stall_examples].hash;
-        m_stall_examples.resize(k_stall_examples);
-      }
+    if (hash < m_example_threshold) keep_stall_example(window, series, gap, hash);
+  }
+}
+
+void Analyzer::keep_stall_example(const stream::StreamWindow& window, const stats::GapSeries& series,
+                                  const stats::Gap& gap, std::uint64_t hash) {
+  const stream::Entry& after = window.entries[series.order[gap.after]];
+  StallExample example;
+  example.hash = hash;
+  example.time = after.time;
+  example.sample.hash = hash;
+  example.sample.gap = gap.raw;
+  example.sample.end = after.time;
+  example.sample.stream = window.key.empty() ? std::string() : std::string(window.key.substr(0, 64));
+  for (std::uint32_t back = 2; back >= 1; --back) {
+    if (gap.after >= back) {
+      const stream::Entry& before = window.entries[series.order[gap.after - back]];
+      example.sample.before.push_back({before.location, std::string(window.line_text(before))});
     }
   }
-  if (series.gaps.size() < static_cast<std::size_t>(m_options.min_members)) return;
-  ++m_summary.windows_scanned;
-  scan_stream(window, series, true);
+  example.sample.after = {after.location, std::string(window.line_text(after))};
+  m_stall_examples.push_back(std::move(example));
+  if (m_stall_examples.size() >= 2 * k_stall_examples) {
+    std::nth_element(m_stall_examples.begin(), m_stall_examples.begin() + k_stall_examples, m_stall_examples.end(),
+                     [](const StallExample& a, const StallExample& b) { return a.hash < b.hash; });
+    m_example_threshold = m_stall_examples[k_stall_examples].hash;
+    m_stall_examples.resize(k_stall_examples);
+  }
 }
 
 void Analyzer::scan_stream(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary) {
-  StreamDetections detections;
-  if (!primary) {
-    const char tag = window.key.size() > 1 ? window.key[1] : 'L';
-    detections.kind = tag == 'T' ? "template" : tag == 'P' ? "process" : "log";
-    if (tag == 'P') detections.stream = std::string(window.key.substr(2, 64));
-    if (detections.kind == "template") {
-      detections.template_hash = std::strtoull(std::string(window.key.substr(2)).c_str(), nullptr, 16);
-    }
-  } else if (window.key.empty()) {
-    detections.kind = "input";
+  StreamDetections detections = stream_facts(window, series, primary);
+  scan_runs(window, series, primary, detections);
+  scan_gap_modes(window, series, primary, detections);
+  if (std::optional<StreamStall> stall = lone_long_gap(window, series, m_options.alpha)) {
+    detections.stalls.push_back(std::move(*stall));
+    detections.best_log10_p = std::min(detections.best_log10_p, detections.stalls.back().log10_p);
   }
-  if (primary) detections.stream = window.key.empty() ? std::string() : std::string(window.key.substr(0, 64));
-  if (detections.kind == "log")
-    detections.input = static_cast<SourceId>(std::strtoul(std::string(window.key.substr(2)).c_str(), nullptr, 10));
-  if (detections.kind == "input") detections.input = window.input;
-  detections.lines = window.entries.size();
-  detections.span = series.span;
-  detections.resolution = series.resolution;
-  detections.zero_gap_share =
-      static_cast<double>(series.zero_gaps) / static_cast<double>(std::max<std::size_t>(1, window.entries.size() - 1));
-  detections.out_of_order = series.out_of_order;
+  // Long streams: their own lattice and the clocks their stall ends keep (the pooled tests
+  // cover all streams together; these say which stream it is).
+  // At most k_long_stream_tests streams, on their first window, and not the derived streams.
+  if (primary && window.window_index == 0 && window.entries.size() >= m_options.long_stream_lines &&
+      m_long_streams_tested < k_long_stream_tests) {
+    ++m_long_streams_tested;
+    test_long_stream(window, series, detections);
+  }
+  if (window.entries.size() >= m_options.long_stream_lines) scan_renewal(window, series, primary, detections);
+  if (has_detections(detections)) keep_stream(std::move(detections));
+}
 
+void Analyzer::scan_runs(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary,
+                         StreamDetections& detections) {
   // Runs of near-equal consecutive gaps.
-  std::vector<double> raw;
-  raw.reserve(series.gaps.size());
-  for (const stats::Gap& gap : series.gaps) raw.push_back(static_cast<double>(gap.raw));
   RunOptions run_options;
   run_options.alpha = m_options.alpha;
   run_options.resolution_ns = static_cast<double>(series.resolution);
-  for (const GapRun& run : find_runs(raw, run_options)) {
+  for (const GapRun& run : find_runs(raw_gaps(series), run_options)) {
     RunFinding found;
     found.stream = detections.stream;
-    const auto line = [&](std::uint32_t index) {
-      const stream::Entry& entry = window.entries[series.order[index]];
-      return stats::EvidenceLine{entry.location, std::string(window.text.substr(entry.text_offset, entry.text_length))};
-    };
-    found.first_line = line(series.gaps[run.first].after - 1);
-    found.last_line = line(series.gaps[run.first + run.length - 1].after);
+    found.first_line = evidence_line(window, series, series.gaps[run.first].after - 1);
+    found.last_line = evidence_line(window, series, series.gaps[run.first + run.length - 1].after);
     found.length = run.length;
     found.centre_ns = run.centre_ns;
     found.spread = run.spread;
@@ -251,7 +448,10 @@ void Analyzer::scan_stream(const stream::StreamWindow& window, const stats::GapS
               [](const RunFinding& a, const RunFinding& b) { return a.log10_p < b.log10_p; });
     m_runs.resize(m_options.max_runs);
   }
+}
 
+void Analyzer::scan_gap_modes(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary,
+                              StreamDetections& detections) {
   std::vector<ScanPoint> points;
   points.reserve(series.gaps.size());
   for (std::size_t i = 0; i < series.gaps.size(); ++i) {
@@ -277,134 +477,47 @@ void Analyzer::scan_stream(const stream::StreamWindow& window, const stats::GapS
     detections.modes.push_back(found);
     if (primary) add_mode(window, std::move(members), mode.log10_p, series.gaps.size(), series.span);
   }
-  // A lone long gap (an outlier): the longest gap's distance above the second longest in
-  // ln(gap), D, against the excesses of the next k - 1 longest over the k-th, S (k = n/10, at
-  // least 5). If the log-gaps have an exponential tail (a Pareto tail of the gaps), D and S/(k-1)
-  // estimate the same scale and P(D >= d) = (1 + d/S)^-(k-1); lighter tails (log-normal gaps)
-  // make this conservative.
-  if (series.gaps.size() >= 20) {
-    const std::size_t n = series.gaps.size();
-    const std::size_t k = std::min(n - 1, std::max<std::size_t>(5, n / 10));
-    std::vector<std::uint32_t> longest(n);
-    for (std::uint32_t i = 0; i < n; ++i) longest[i] = i;
-    std::partial_sort(longest.begin(), longest.begin() + static_cast<std::ptrdiff_t>(k + 1), longest.end(),
-                      [&](std::uint32_t a, std::uint32_t b) { return series.gaps[a].value > series.gaps[b].value; });
-    const auto z = [&](std::size_t rank) { return std::log(series.gaps[longest[rank]].value); };
-    const double d = z(0) - z(1);
-    double excess = 0;
-    for (std::size_t r = 1; r < k; ++r) excess += z(r) - z(k);
-    if (d > 0 && excess > 0) {
-      const double log10_p = -static_cast<double>(k - 1) * std::log10(1 + d / excess);
-      if (log10_p <= std::log10(m_options.alpha)) {
-        std::vector<double> values;
-        values.reserve(n);
-        for (const stats::Gap& gap : series.gaps) values.push_back(static_cast<double>(gap.raw));
-        std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(n / 2), values.end());
-        const stats::Gap& gap = series.gaps[longest[0]];
-        const stream::Entry& after = window.entries[series.order[gap.after]];
-        detections.stalls.push_back({{after.location, std::string(window.line_text(after))},
-                                     static_cast<double>(gap.raw),
-                                     static_cast<double>(gap.raw) / std::max(1.0, values[n / 2]),
-                                     log10_p});
-        detections.best_log10_p = std::min(detections.best_log10_p, log10_p);
-      }
-    }
-  }
+}
 
-  // Long streams: their own lattice and the clocks their stall ends keep (the pooled tests
-  // cover all streams together; these say which stream it is).
-  // At most k_long_stream_tests streams, on their first window, and not the derived streams:
-  // the lattice scan costs O(frequencies × 512), so the longest gap it uses is capped at 50
+void Analyzer::test_long_stream(const stream::StreamWindow& window, const stats::GapSeries& series,
+                                StreamDetections& detections) const {
+  // The lattice scan costs O(frequencies × 512), so the longest gap it uses is capped at 50
   // median gaps.
-  if (primary && window.window_index == 0 && window.entries.size() >= m_options.long_stream_lines &&
-      m_long_streams_tested < k_long_stream_tests) {
-    ++m_long_streams_tested;
-    std::vector<double> lattice_gaps;
-    std::vector<TimeNs> stall_ends;
-    for (const stats::Gap& gap : series.gaps) {
-      if (gap.raw >= k_lattice_min_gap) lattice_gaps.push_back(static_cast<double>(gap.raw));
-      if (static_cast<double>(gap.raw) < m_options.stall_min_ns) continue;
-      stall_ends.push_back(stats::dithered_time(window.entries[series.order[gap.after]], series.resolution));
-    }
-    // At most quantisation_gaps of them, evenly spaced (as the pooled test's sample).
-    if (lattice_gaps.size() > m_options.quantisation_gaps) {
-      std::vector<double> sample;
-      sample.reserve(m_options.quantisation_gaps);
-      const double stride = static_cast<double>(lattice_gaps.size()) / static_cast<double>(m_options.quantisation_gaps);
-      for (std::size_t k = 0; k < m_options.quantisation_gaps; ++k)
-        sample.push_back(lattice_gaps[static_cast<std::size_t>(static_cast<double>(k) * stride)]);
-      lattice_gaps = std::move(sample);
-    }
-    QuantisationOptions lattice_options;
-    lattice_options.alpha = m_options.alpha;
-    lattice_options.resolution_ns = static_cast<double>(series.resolution);
-    if (!lattice_gaps.empty()) {
-      std::vector<double> sorted = lattice_gaps;
-      std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2), sorted.end());
-      lattice_options.max_gap_ns = std::min(lattice_options.max_gap_ns, 50 * sorted[sorted.size() / 2]);
-    }
-    detections.quantisation = find_quantisation(lattice_gaps, lattice_options);
-    if (detections.quantisation)
-      detections.best_log10_p = std::min(detections.best_log10_p, detections.quantisation->log10_p);
-    PeriodicityOptions clock_options;
-    clock_options.alpha = m_options.alpha;
-    detections.periodicity = find_periodicity(std::move(stall_ends), clock_options);
-    for (const Periodicity& p : detections.periodicity)
-      detections.best_log10_p = std::min(detections.best_log10_p, p.log10_p);
+  const std::vector<double> lattice_gaps = lattice_sample_of(series, k_lattice_min_gap, m_options.quantisation_gaps);
+  QuantisationOptions lattice_options;
+  lattice_options.alpha = m_options.alpha;
+  lattice_options.resolution_ns = static_cast<double>(series.resolution);
+  if (!lattice_gaps.empty()) {
+    std::vector<double> sorted = lattice_gaps;
+    std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2), sorted.end());
+    lattice_options.max_gap_ns = std::min(lattice_options.max_gap_ns, 50 * sorted[sorted.size() / 2]);
   }
+  detections.quantisation = find_quantisation(lattice_gaps, lattice_options);
+  if (detections.quantisation)
+    detections.best_log10_p = std::min(detections.best_log10_p, detections.quantisation->log10_p);
+  PeriodicityOptions clock_options;
+  clock_options.alpha = m_options.alpha;
+  detections.periodicity = find_periodicity(stall_ends_of(window, series, m_options.stall_min_ns), clock_options);
+  for (const Periodicity& p : detections.periodicity)
+    detections.best_log10_p = std::min(detections.best_log10_p, p.log10_p);
+}
+
+void Analyzer::scan_renewal(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary,
+                            StreamDetections& detections) {
   // A loop among the stream's lines (renewal), unless a gap mode already shows its period.
-  if (window.entries.size() >= m_options.long_stream_lines) {
-    std::vector<TimeNs> times;
-    times.reserve(series.order.size());
-    // Dithered by the resolution (stamps cut to the second all differ by whole seconds).
-    for (std::uint32_t index : series.order)
-      times.push_back(stats::dithered_time(window.entries[index], series.resolution));
-    std::sort(times.begin(), times.end());
-    RenewalOptions renewal_options;
-    renewal_options.alpha = m_options.alpha;
-    ++m_renewal_tested;
-    if (auto renewal = find_renewal(times, renewal_options)) {
-      bool explained = false;
-      for (const StreamMode& mode : detections.modes) {
-        if (mode.centre_ns <= 0 || (mode.hi_ns - mode.lo_ns) / mode.centre_ns > m_options.max_rel_width) continue;
-        const double ratio = mode.centre_ns / renewal->period_ns;
-        explained |= std::round(ratio) >= 1 && std::round(ratio) <= 3 && std::abs(ratio / std::round(ratio) - 1) < 0.03;
-      }
-      if (!explained) {
-        detections.best_log10_p = std::min(detections.best_log10_p, renewal->log10_p);
-        detections.renewal = *renewal;
-        if (primary && m_renewals.size() < k_max_renewals) {
-          RenewalHit hit;
-          hit.renewal = *renewal;
-          hit.stream = detections.stream;
-          // Examples: consecutive lines one period apart.
-          const double tolerance = 0.02 * renewal->period_ns;
-          for (std::size_t i = 0, j = 1; i < series.order.size() && hit.samples.size() < 4; ++i) {
-            const stream::Entry& a = window.entries[series.order[i]];
-            j = std::max(j, i + 1);
-            while (j < series.order.size() &&
-                   static_cast<double>(window.entries[series.order[j]].time - a.time) < renewal->period_ns - tolerance)
-              ++j;
-            if (j >= series.order.size()) break;
-            const stream::Entry& b = window.entries[series.order[j]];
-            if (std::abs(static_cast<double>(b.time - a.time) - renewal->period_ns) > tolerance) continue;
-            stats::GapSample sample;
-            sample.gap = b.time - a.time;
-            sample.end = b.time;
-            sample.stream = detections.stream;
-            sample.before.push_back({a.location, std::string(window.line_text(a))});
-            sample.after = {b.location, std::string(window.line_text(b))};
-            hit.samples.push_back(std::move(sample));
-            i = j - 1;
-          }
-          m_renewals.push_back(std::move(hit));
-        }
-      }
-    }
-  }
-  if (!detections.modes.empty() || !detections.runs.empty() || detections.renewal || detections.quantisation ||
-      !detections.periodicity.empty() || !detections.stalls.empty()) {
-    keep_stream(std::move(detections));
+  RenewalOptions renewal_options;
+  renewal_options.alpha = m_options.alpha;
+  ++m_renewal_tested;
+  const std::optional<Renewal> renewal = find_renewal(line_times(window, series), renewal_options);
+  if (!renewal || explained_by_modes(detections.modes, renewal->period_ns, m_options.max_rel_width)) return;
+  detections.best_log10_p = std::min(detections.best_log10_p, renewal->log10_p);
+  detections.renewal = *renewal;
+  if (primary && m_renewals.size() < k_max_renewals) {
+    RenewalHit hit;
+    hit.renewal = *renewal;
+    hit.stream = detections.stream;
+    hit.samples = loop_examples(window, series, renewal->period_ns, detections.stream);
+    m_renewals.push_back(std::move(hit));
   }
 }
 
@@ -532,76 +645,9 @@ Finding Analyzer::finding_from_cluster(const Cluster& cluster) const {
 
 DetectionResult Analyzer::finish() {
   DetectionResult result;
-  m_summary.gaps = m_pool.gap_count();
-  m_summary.zero_gaps = m_pool.zero_gaps();
-  m_summary.out_of_order = m_pool.out_of_order();
-  m_summary.clock_steps = m_pool.clock_steps();
-  m_summary.largest_clock_step = m_pool.largest_clock_step();
-  m_summary.largest_clock_step_at = m_pool.largest_clock_step_at();
-  m_summary.typical_resolution = m_pool.typical_resolution();
-
+  summarise_pool();
   merge_clusters();
-  std::vector<Finding> findings;
-
-  // Pooled test over the request-support histogram. Per-request clusters inside one pooled
-  // mode are one phenomenon (e.g. the two ends of a delayed-ACK band) and merge into one
-  // finding; a pooled mode with no cluster becomes a finding of its own.
-  if (m_summary.windows >= m_options.pooled_min_windows) {
-    m_summary.pooled_test_run = true;
-    const stats::LogHistogram& support = m_pool.support();
-    std::vector<ScanPoint> points;
-    for (std::size_t i = 1; i < support.size(); ++i) {
-      if (support.count(i) == 0) continue;
-      const double mid = (static_cast<double>(support.lower(i)) + static_cast<double>(support.upper(i))) / 2;
-      points.push_back({std::log(mid), static_cast<double>(support.count(i)), static_cast<std::uint32_t>(i)});
-    }
-    ScanOptions options;
-    options.alpha = m_options.alpha;
-    options.min_count = m_options.min_members;
-    options.resolution_ns = static_cast<double>(m_summary.typical_resolution);
-    options.bandwidth = 0.3;
-    options.min_enrichment = 2;
-    options.max_modes = 8;
-    for (const ScanMode& mode : scan_modes(points, options)) {
-      if (cfar_p_value(points, mode.z_lo, mode.z_hi) > m_options.alpha) continue;
-      Cluster* first = nullptr;
-      for (auto& cluster : m_clusters) {
-        if (!cluster || cluster->log_centre < mode.z_lo - 0.01 || cluster->log_centre > mode.z_hi + 0.01) continue;
-        if (first == nullptr) {
-          first = cluster.get();
-        } else {
-          absorb(*first, *cluster);
-          cluster.reset();
-        }
-      }
-      if (first != nullptr) {
-        first->pooled_log10_p = std::min(first->pooled_log10_p, mode.log10_p);
-        continue;
-      }
-      // A mode seen only across requests: describe it from the pooled gap histogram.
-      const stats::LogHistogram& gaps = m_pool.gaps();
-      std::map<std::size_t, std::uint64_t> bins;
-      Finding finding;
-      for (std::uint32_t index : mode.members) {
-        if (gaps.count(index) > 0) bins[index] = gaps.count(index);
-        finding.gaps += gaps.count(index);
-        finding.requests += support.count(index);
-        finding.member_time_ns += static_cast<double>(gaps.count(index)) *
-                                  (static_cast<double>(gaps.lower(index)) + static_cast<double>(gaps.upper(index))) / 2;
-      }
-      if (bins.empty()) continue;
-      describe_bins(gaps, bins, finding.centre_ns, finding.lo_ns, finding.hi_ns);
-      if (finding.centre_ns < stats::k_min_resolution_ticks * static_cast<double>(m_summary.typical_resolution))
-        continue;
-      finding.rel_width = (finding.hi_ns - finding.lo_ns) / finding.centre_ns;
-      if (finding.rel_width > m_options.max_rel_width) continue;
-      finding.requests_span_ns = m_pool.span_between(std::exp(mode.z_lo), std::exp(mode.z_hi));
-      finding.wall_share =
-          finding.requests_span_ns > 0 ? std::min(1.0, finding.member_time_ns / finding.requests_span_ns) : 0;
-      finding.log10_p_pooled = mode.log10_p;
-      findings.push_back(std::move(finding));
-    }
-  }
+  std::vector<Finding> findings = pooled_findings();
   for (const auto& cluster : m_clusters) {
     if (cluster) findings.push_back(finding_from_cluster(*cluster));
   }
@@ -610,13 +656,93 @@ DetectionResult Analyzer::finish() {
   result.markers = m_triggers.markers();
   for (Finding& renewal : renewal_findings()) {
     // A loop that also keeps a clock is reported once, as the clock.
-    bool locked = false;
-    for (const Finding& other : findings) {
-      locked |= other.periodic && !other.periodic->renewal && std::abs(other.centre_ns / renewal.centre_ns - 1) <= 0.02;
-    }
-    if (!locked) findings.push_back(std::move(renewal));
+    if (!keeps_a_clock(findings, renewal)) findings.push_back(std::move(renewal));
   }
+  complete_findings(findings);
+  result.findings = significant_ranked(std::move(findings), m_options.alpha);
+  result.runs = ranked_runs();
+  result.streams = ranked_streams();
+  test_pooled_lattice(result);
+  result.summary = m_summary;
+  return result;
+}
 
+void Analyzer::summarise_pool() {
+  m_summary.gaps = m_pool.gap_count();
+  m_summary.zero_gaps = m_pool.zero_gaps();
+  m_summary.out_of_order = m_pool.out_of_order();
+  m_summary.clock_steps = m_pool.clock_steps();
+  m_summary.largest_clock_step = m_pool.largest_clock_step();
+  m_summary.largest_clock_step_at = m_pool.largest_clock_step_at();
+  m_summary.typical_resolution = m_pool.typical_resolution();
+}
+
+std::vector<Finding> Analyzer::pooled_findings() {
+  // Pooled test over the request-support histogram. Per-request clusters inside one pooled
+  // mode are one phenomenon (e.g. the two ends of a delayed-ACK band) and merge into one
+  // finding; a pooled mode with no cluster becomes a finding of its own.
+  std::vector<Finding> findings;
+  if (m_summary.windows < m_options.pooled_min_windows) return findings;
+  m_summary.pooled_test_run = true;
+  const std::vector<ScanPoint> points = support_points(m_pool.support());
+  ScanOptions options;
+  options.alpha = m_options.alpha;
+  options.min_count = m_options.min_members;
+  options.resolution_ns = static_cast<double>(m_summary.typical_resolution);
+  options.bandwidth = 0.3;
+  options.min_enrichment = 2;
+  options.max_modes = 8;
+  for (const ScanMode& mode : scan_modes(points, options)) {
+    if (cfar_p_value(points, mode.z_lo, mode.z_hi) > m_options.alpha) continue;
+    if (strengthen_clusters(mode)) continue;
+    if (std::optional<Finding> finding = pooled_only_finding(mode)) findings.push_back(std::move(*finding));
+  }
+  return findings;
+}
+
+bool Analyzer::strengthen_clusters(const ScanMode& mode) {
+  Cluster* first = nullptr;
+  for (auto& cluster : m_clusters) {
+    if (!cluster || cluster->log_centre < mode.z_lo - 0.01 || cluster->log_centre > mode.z_hi + 0.01) continue;
+    if (first == nullptr) {
+      first = cluster.get();
+    } else {
+      absorb(*first, *cluster);
+      cluster.reset();
+    }
+  }
+  if (first == nullptr) return false;
+  first->pooled_log10_p = std::min(first->pooled_log10_p, mode.log10_p);
+  return true;
+}
+
+std::optional<Finding> Analyzer::pooled_only_finding(const ScanMode& mode) const {
+  // A mode seen only across requests: describe it from the pooled gap histogram.
+  const stats::LogHistogram& support = m_pool.support();
+  const stats::LogHistogram& gaps = m_pool.gaps();
+  std::map<std::size_t, std::uint64_t> bins;
+  Finding finding;
+  for (std::uint32_t index : mode.members) {
+    if (gaps.count(index) > 0) bins[index] = gaps.count(index);
+    finding.gaps += gaps.count(index);
+    finding.requests += support.count(index);
+    finding.member_time_ns += static_cast<double>(gaps.count(index)) *
+                              (static_cast<double>(gaps.lower(index)) + static_cast<double>(gaps.upper(index))) / 2;
+  }
+  if (bins.empty()) return std::nullopt;
+  describe_bins(gaps, bins, finding.centre_ns, finding.lo_ns, finding.hi_ns);
+  if (finding.centre_ns < stats::k_min_resolution_ticks * static_cast<double>(m_summary.typical_resolution))
+    return std::nullopt;
+  finding.rel_width = (finding.hi_ns - finding.lo_ns) / finding.centre_ns;
+  if (finding.rel_width > m_options.max_rel_width) return std::nullopt;
+  finding.requests_span_ns = m_pool.span_between(std::exp(mode.z_lo), std::exp(mode.z_hi));
+  finding.wall_share =
+      finding.requests_span_ns > 0 ? std::min(1.0, finding.member_time_ns / finding.requests_span_ns) : 0;
+  finding.log10_p_pooled = mode.log10_p;
+  return finding;
+}
+
+void Analyzer::complete_findings(std::vector<Finding>& findings) const {
   for (Finding& finding : findings) {
     if (finding.shape == Shape::periodic || finding.trigger) continue;  // described where they were made
     finding.log10_p = std::min(finding.log10_p_per_request, finding.log10_p_pooled);
@@ -630,25 +756,24 @@ DetectionResult Analyzer::finish() {
       finding.samples.push_back(*sample);
     }
   }
-  const double log10_alpha = std::log10(m_options.alpha);
-  findings.erase(
-      std::remove_if(findings.begin(), findings.end(), [&](const Finding& f) { return f.log10_p > log10_alpha; }),
-      findings.end());
-  std::sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
-    return a.log10_p != b.log10_p ? a.log10_p < b.log10_p : a.centre_ns < b.centre_ns;
-  });
-  result.findings = std::move(findings);
+}
 
+std::vector<RunFinding> Analyzer::ranked_runs() {
   std::stable_sort(m_runs.begin(), m_runs.end(),
                    [](const RunFinding& a, const RunFinding& b) { return a.log10_p < b.log10_p; });
   if (m_runs.size() > m_options.max_runs) m_runs.resize(m_options.max_runs);
-  result.runs = std::move(m_runs);
+  return std::move(m_runs);
+}
+
+std::vector<StreamDetections> Analyzer::ranked_streams() {
   std::stable_sort(m_streams.begin(), m_streams.end(), [](const StreamDetections& a, const StreamDetections& b) {
     return a.best_log10_p < b.best_log10_p;
   });
   if (m_streams.size() > m_options.max_streams) m_streams.resize(m_options.max_streams);
-  result.streams = std::move(m_streams);
+  return std::move(m_streams);
+}
 
+void Analyzer::test_pooled_lattice(DetectionResult& result) {
   // The lattice test on the sampled gaps of all streams, in line-hash order (any -j alike).
   std::sort(m_lattice_sample.begin(), m_lattice_sample.end());
   if (m_lattice_sample.size() > m_options.quantisation_gaps) m_lattice_sample.resize(m_options.quantisation_gaps);
@@ -660,9 +785,6 @@ DetectionResult Analyzer::finish() {
   lattice_options.resolution_ns = static_cast<double>(m_summary.typical_resolution);
   result.quantisation = find_quantisation(lattice, lattice_options);
   tag_lattice_modes(result, lattice);
-
-  result.summary = m_summary;
-  return result;
 }
 
 std::vector<Finding> Analyzer::periodic_findings() {

@@ -2,6 +2,7 @@
 #include <gapscan/detect/probability.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -131,6 +132,148 @@ struct Best {
   int scale = -1;
 };
 
+using ScaleLogs = std::array<double, 3>;  // ln(1 + h) for each half-width h
+
+/// What one scan (one pass of the loop in scan_modes) tests its windows on.
+struct Scan {
+  const std::vector<ScanPoint>& points;  ///< sorted by z
+  const std::vector<double>& prefix;     ///< prefix[i]: the weight of points[0, i)
+  const Background& background;
+  const ScaleLogs& scale_log;
+  const ScanOptions& options;
+  double range = 0;  ///< z of the last point - z of the first
+};
+
+/// prefix[i] = the total weight of points[0, i), for i = 0 … points.size().
+void weight_prefix(const std::vector<ScanPoint>& points, std::vector<double>& prefix) {
+  prefix.assign(points.size() + 1, 0.0);
+  for (std::size_t i = 0; i < points.size(); ++i) prefix[i + 1] = prefix[i] + points[i].weight;
+}
+
+/// The background of one scan: of `points` and, merged with them into `merged`, the points of
+/// the broad modes accepted so far; its bandwidth is the fixed one or the self rule over both.
+Background background_of(const std::vector<ScanPoint>& points, const std::vector<ScanPoint>& broad_points,
+                         std::vector<ScanPoint>& merged, double total, const ScanOptions& options) {
+  // The points of accepted broad modes stay in the background: a broad mode is often the
+  // bulk of a narrow distribution seen against the wide kernel, and the points left between
+  // the holes its removal leaves would otherwise look like narrow modes.
+  const std::vector<ScanPoint>* background_points = &points;
+  if (!broad_points.empty()) {
+    merged.assign(points.begin(), points.end());
+    merged.insert(merged.end(), broad_points.begin(), broad_points.end());
+    std::sort(merged.begin(), merged.end(), [](const ScanPoint& a, const ScanPoint& b) { return a.z < b.z; });
+    background_points = &merged;
+  }
+  double background_total = total;
+  for (const ScanPoint& p : broad_points) background_total += p.weight;
+  const double bandwidth =
+      options.bandwidth > 0 ? options.bandwidth : self_bandwidth(*background_points, background_total);
+  return Background(*background_points, bandwidth);
+}
+
+/// The number of half-overlapping windows covering `range`, summed over the scales (per unit
+/// of Naus factor): the Bonferroni multiplicity.
+double disjoint_windows_of(double range, const ScaleLogs& scale_log) {
+  double disjoint_windows = 0;
+  for (double w : scale_log) disjoint_windows += std::max(1.0, (range + 2 * w) / (2 * w));
+  return disjoint_windows;
+}
+
+/// lambda of the window of half-width w centred at `centre` holding `count`: the background
+/// without (most of) the window's own points, floored at k_lambda_floor.
+double window_lambda(const Scan& scan, double centre, double count, double w) {
+  const double self_weight = scan.options.self_weight;
+  // Leave (most of) the window's own points out of its background, and renormalise by
+  // the share of a flat density's kernel mass that this removes, so that the estimate
+  // stays unbiased where there is no mode (without it the broad windows of a large
+  // request see about 15 % too little background).
+  const double removed = (1 - self_weight) * scan.background.own(1, w) * 2 * w;
+  return std::max(k_lambda_floor, 2 * w *
+                                      (scan.background.at(centre) - (1 - self_weight) * scan.background.own(count, w)) /
+                                      std::max(0.5, 1 - removed));
+}
+
+/// Tests every window of scale `s` anchored at a point; `best` becomes the one with the
+/// smallest local p below its current log_p.
+void scan_scale(const Scan& scan, int s, Best& best) {
+  const std::vector<ScanPoint>& points = scan.points;
+  const ScanOptions& options = scan.options;
+  const double scale = scan.scale_log[static_cast<std::size_t>(s)];
+  // Below z_resolution the window must widen to two clock ticks; above it, w = scale and
+  // the window end advances monotonically (two pointers).
+  const double z_resolution = std::log(options.resolution_ns / std::expm1(scale)) - scale;
+  std::size_t end = 0;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (i > 0 && points[i].z == points[i - 1].z) continue;
+    const double w =
+        points[i].z >= z_resolution ? scale : half_width(scale, points[i].z + scale, options.resolution_ns);
+    const double z_hi = points[i].z + 2 * w;
+    if (w == scale && end >= i) {
+      while (end < points.size() && points[end].z <= z_hi) ++end;
+    } else {
+      end = static_cast<std::size_t>(std::upper_bound(points.begin() + static_cast<std::ptrdiff_t>(i), points.end(),
+                                                      z_hi, [](double z, const ScanPoint& p) { return z < p.z; }) -
+                                     points.begin());
+    }
+    const double count = scan.prefix[end] - scan.prefix[i];
+    if (count < options.min_count) continue;
+    const double centre = points[i].z + w;
+    const double lambda = window_lambda(scan, centre, count, w);
+    if (count < options.min_enrichment * lambda || count <= lambda) continue;
+    if (log_poisson_pmf(lambda, count) >= best.log_p) continue;
+    const double log_p = log_poisson_tail(lambda, count);
+    if (log_p < best.log_p) {
+      best = Best{log_p, count, lambda, points[i].z, z_hi, i, end, s};
+    }
+  }
+}
+
+/// ln of the discrete union bound (Tarone) over the grid of half-overlapping windows:
+/// ln(p_local × max(1, Σ_j max(1, k*_j - lambda_j) P(Poisson(lambda_j) >= k*_j) / p_local)).
+double union_bound_log_p(const Scan& scan, double best_log_p) {
+  double ratio_sum = 0;  // sum of P_j / p_local
+  for (double w : scan.scale_log) {
+    const double start = scan.points.front().z - w;
+    const auto count = static_cast<std::size_t>(std::ceil((scan.range + 2 * w) / (2 * w)));
+    for (std::size_t j = 0; j <= count; ++j) {
+      const double centre = start + static_cast<double>(j) * 2 * w;
+      const double lambda = std::max(k_lambda_floor, 2 * w * scan.background.at(centre));
+      const double k_star = critical_count(lambda, best_log_p);
+      ratio_sum += std::max(1.0, k_star - lambda) * std::exp(log_poisson_tail(lambda, k_star) - best_log_p);
+    }
+  }
+  return best_log_p + std::log(std::max(1.0, ratio_sum));
+}
+
+/// The best window's p corrected for the windows tested.
+double global_log_p(const Scan& scan, const Best& best, double disjoint_windows, double log_alpha) {
+  // Correct for the windows tested. Windows slide continuously over the data, so a cluster
+  // of k points can be caught by about (k - lambda) distinct positions per window length
+  // (Naus's scan-statistic approximation): the multiplicity of a scale is
+  // (range / window length) x max(1, k - lambda). Bonferroni first; where that is not
+  // enough, the discrete union bound over the same windows (Tarone).
+  const double shift_factor = std::max(1.0, best.count - best.expected);
+  double log_p_global = best.log_p + std::log(disjoint_windows * shift_factor);
+  if (log_p_global > log_alpha && scan.options.union_bound) {
+    log_p_global = std::min(log_p_global, union_bound_log_p(scan, best.log_p));
+  }
+  return log_p_global;
+}
+
+/// The mode of the best window, its members the ids of points[best.first, best.last).
+ScanMode mode_of(const Best& best, const std::vector<ScanPoint>& points, double log_p_global) {
+  ScanMode mode;
+  mode.z_lo = best.z_lo;
+  mode.z_hi = best.z_hi;
+  mode.count = best.count;
+  mode.expected = best.expected;
+  mode.log10_p_local = to_log10(best.log_p);
+  mode.log10_p = std::min(0.0, to_log10(log_p_global));
+  mode.scale = best.scale;
+  for (std::size_t j = best.first; j < best.last; ++j) mode.members.push_back(points[j].id);
+  return mode;
+}
+
 }  // namespace
 
 std::vector<ScanMode> scan_modes(std::vector<ScanPoint> points, const ScanOptions& options) {
@@ -140,113 +283,31 @@ std::vector<ScanMode> scan_modes(std::vector<ScanPoint> points, const ScanOption
   std::vector<double> prefix;
   std::vector<ScanPoint> broad_points, merged;
   const double log_alpha = std::log(options.alpha);
-  std::array<double, 3> scale_log{};
+  ScaleLogs scale_log{};
   for (std::size_t s = 0; s < scale_log.size(); ++s) scale_log[s] = std::log1p(options.half_widths[s]);
 
   while (modes.size() < options.max_modes && !points.empty()) {
-    prefix.assign(points.size() + 1, 0.0);
-    for (std::size_t i = 0; i < points.size(); ++i) prefix[i + 1] = prefix[i] + points[i].weight;
+    weight_prefix(points, prefix);
     const double total = prefix.back();
     if (total < options.min_count) break;
-    // The points of accepted broad modes stay in the background: a broad mode is often the
-    // bulk of a narrow distribution seen against the wide kernel, and the points left between
-    // the holes its removal leaves would otherwise look like narrow modes.
-    const std::vector<ScanPoint>* background_points = &points;
-    if (!broad_points.empty()) {
-      merged.assign(points.begin(), points.end());
-      merged.insert(merged.end(), broad_points.begin(), broad_points.end());
-      std::sort(merged.begin(), merged.end(), [](const ScanPoint& a, const ScanPoint& b) { return a.z < b.z; });
-      background_points = &merged;
-    }
-    double background_total = total;
-    for (const ScanPoint& p : broad_points) background_total += p.weight;
-    const double bandwidth =
-        options.bandwidth > 0 ? options.bandwidth : self_bandwidth(*background_points, background_total);
-    const Background background(*background_points, bandwidth);
+    const Background background = background_of(points, broad_points, merged, total, options);
+    const Scan scan{points, prefix, background, scale_log, options, points.back().z - points.front().z};
 
     // Windows whose p could not survive even the smallest correction are not worth an exact
     // tail: the Poisson probability of exactly C is a lower bound of the tail.
-    const double range = points.back().z - points.front().z;
-    double disjoint_windows = 0;  // per unit of Naus factor
-    for (double w : scale_log) disjoint_windows += std::max(1.0, (range + 2 * w) / (2 * w));
+    const double disjoint_windows = disjoint_windows_of(scan.range, scale_log);
     Best best;
     best.log_p = log_alpha - std::log(disjoint_windows);
-    for (int s = 0; s < static_cast<int>(scale_log.size()); ++s) {
-      const double scale = scale_log[static_cast<std::size_t>(s)];
-      // Below z_resolution the window must widen to two clock ticks; above it, w = scale and
-      // the window end advances monotonically (two pointers).
-      const double z_resolution = std::log(options.resolution_ns / std::expm1(scale)) - scale;
-      std::size_t end = 0;
-      for (std::size_t i = 0; i < points.size(); ++i) {
-        if (i > 0 && points[i].z == points[i - 1].z) continue;
-        const double w =
-            points[i].z >= z_resolution ? scale : half_width(scale, points[i].z + scale, options.resolution_ns);
-        const double z_hi = points[i].z + 2 * w;
-        if (w == scale && end >= i) {
-          while (end < points.size() && points[end].z <= z_hi) ++end;
-        } else {
-          end = static_cast<std::size_t>(std::upper_bound(points.begin() + static_cast<std::ptrdiff_t>(i), points.end(),
-                                                          z_hi, [](double z, const ScanPoint& p) { return z < p.z; }) -
-                                         points.begin());
-        }
-        const double count = prefix[end] - prefix[i];
-        if (count < options.min_count) continue;
-        const double centre = points[i].z + w;
-        // Leave (most of) the window's own points out of its background, and renormalise by
-        // the share of a flat density's kernel mass that this removes, so that the estimate
-        // stays unbiased where there is no mode (without it the broad windows of a large
-        // request see about 15 % too little background).
-        const double removed = (1 - options.self_weight) * background.own(1, w) * 2 * w;
-        const double lambda = std::max(
-            k_lambda_floor, 2 * w * (background.at(centre) - (1 - options.self_weight) * background.own(count, w)) /
-                                std::max(0.5, 1 - removed));
-        if (count < options.min_enrichment * lambda || count <= lambda) continue;
-        if (log_poisson_pmf(lambda, count) >= best.log_p) continue;
-        const double log_p = log_poisson_tail(lambda, count);
-        if (log_p < best.log_p) {
-          best = Best{log_p, count, lambda, points[i].z, z_hi, i, end, s};
-        }
-      }
-    }
+    for (int s = 0; s < static_cast<int>(scale_log.size()); ++s) scan_scale(scan, s, best);
     if (best.scale < 0) break;
-
-    // Correct for the windows tested. Windows slide continuously over the data, so a cluster
-    // of k points can be caught by about (k - lambda) distinct positions per window length
-    // (Naus's scan-statistic approximation): the multiplicity of a scale is
-    // (range / window length) x max(1, k - lambda). Bonferroni first; where that is not
-    // enough, the discrete union bound over the same windows (Tarone).
-    const double shift_factor = std::max(1.0, best.count - best.expected);
-    double log_p_global = best.log_p + std::log(disjoint_windows * shift_factor);
-    if (log_p_global > log_alpha && options.union_bound) {
-      double ratio_sum = 0;  // sum of P_j / p_local
-      for (double w : scale_log) {
-        const double start = points.front().z - w;
-        const auto count = static_cast<std::size_t>(std::ceil((range + 2 * w) / (2 * w)));
-        for (std::size_t j = 0; j <= count; ++j) {
-          const double centre = start + static_cast<double>(j) * 2 * w;
-          const double lambda = std::max(k_lambda_floor, 2 * w * background.at(centre));
-          const double k_star = critical_count(lambda, best.log_p);
-          ratio_sum += std::max(1.0, k_star - lambda) * std::exp(log_poisson_tail(lambda, k_star) - best.log_p);
-        }
-      }
-      log_p_global = std::min(log_p_global, best.log_p + std::log(std::max(1.0, ratio_sum)));
-    }
+    const double log_p_global = global_log_p(scan, best, disjoint_windows, log_alpha);
     if (log_p_global > log_alpha) break;
 
-    ScanMode mode;
-    mode.z_lo = best.z_lo;
-    mode.z_hi = best.z_hi;
-    mode.count = best.count;
-    mode.expected = best.expected;
-    mode.log10_p_local = to_log10(best.log_p);
-    mode.log10_p = std::min(0.0, to_log10(log_p_global));
-    mode.scale = best.scale;
-    for (std::size_t j = best.first; j < best.last; ++j) mode.members.push_back(points[j].id);
+    modes.push_back(mode_of(best, points, log_p_global));
     if (best.scale == static_cast<int>(scale_log.size()) - 1) {
       broad_points.insert(broad_points.end(), points.begin() + static_cast<std::ptrdiff_t>(best.first),
                           points.begin() + static_cast<std::ptrdiff_t>(best.last));
     }
-    modes.push_back(std::move(mode));
     points.erase(points.begin() + static_cast<std::ptrdiff_t>(best.first),
                  points.begin() + static_cast<std::ptrdiff_t>(best.last));
   }

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <optional>
+#include <utility>
 
 namespace gapscan::detect {
 namespace {
@@ -42,6 +44,109 @@ std::vector<Stretch> stretches(const std::vector<double>& z, double width, std::
 
 double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
 
+/// The `k_max_candidates` longest of `found` (all of them when there are fewer), so a stream
+/// of many short stretches costs a bounded number of scorings.
+void keep_longest(std::vector<Stretch>& found) {
+  if (found.size() <= k_max_candidates) return;
+  std::partial_sort(found.begin(), found.begin() + k_max_candidates, found.end(),
+                    [](const Stretch& a, const Stretch& b) { return a.length > b.length; });
+  found.resize(k_max_candidates);
+}
+
+/// What every stretch of one stream is scored against: its gaps, their logs and the constants
+/// of the test.
+struct RunContext {
+  const std::vector<double>& gaps;
+  const std::vector<double>& z;  ///< ln(gap + tau0)
+  const RunOptions& options;
+  double tau0 = 0;
+  double log_trials = 0;  ///< ln(n): Bonferroni over the centres a run could have had
+  double log_alpha = 0;
+  double floor = 0;  ///< the least p_band, 1 / (10 n)
+};
+
+/// p_band: the mass in [z_lo, z_hi] of a leave-run-out Gaussian KDE of the gaps outside `s`,
+/// with the wide self bandwidth; `context.floor` when no gap is outside or the mass is smaller.
+double band_probability(const RunContext& context, const Stretch& s, double z_lo, double z_hi) {
+  const std::vector<double>& z = context.z;
+  const std::size_t n = z.size();
+  double mean = 0, m2 = 0;
+  std::size_t outside = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i >= s.first && i < s.first + s.length) continue;
+    ++outside;
+    const double delta = z[i] - mean;
+    mean += delta / static_cast<double>(outside);
+    m2 += delta * (z[i] - mean);
+  }
+  double p_band = context.floor;
+  if (outside > 0) {
+    const double sd = outside > 1 ? std::sqrt(m2 / static_cast<double>(outside - 1)) : 0;
+    const double bandwidth = std::max(0.3, 1.06 * sd * std::pow(static_cast<double>(outside), -0.2));
+    double mass = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i >= s.first && i < s.first + s.length) continue;
+      mass += normal_cdf((z_hi - z[i]) / bandwidth) - normal_cdf((z_lo - z[i]) / bandwidth);
+    }
+    p_band = std::max(context.floor, mass / static_cast<double>(outside));
+  }
+  return p_band;
+}
+
+/// ln P(a run of `length` gaps in a band of probability `p_band` somewhere among n gaps),
+/// corrected for the centres tried and capped at 0.
+double run_log_p(const RunContext& context, std::size_t length_gaps, double p_band) {
+  const double n = static_cast<double>(context.z.size());
+  const double length = static_cast<double>(length_gaps);
+  const double log_rate =
+      std::log(n - length + 1) + std::log1p(-std::min(p_band, 1 - 1e-12)) + length * std::log(p_band);
+  double log_p = log_rate > std::log(1e-8) ? std::log(-std::expm1(-std::exp(log_rate))) : log_rate;
+  return std::min(0.0, log_p + context.log_trials);
+}
+
+/// The run that stretch `s` makes, or nothing when its centre is too short a gap or the run is
+/// not significant at `options.alpha`.
+std::optional<GapRun> score_stretch(const RunContext& context, const Stretch& s, std::vector<double>& sorted) {
+  const RunOptions& options = context.options;
+  sorted.assign(context.gaps.begin() + static_cast<std::ptrdiff_t>(s.first),
+                context.gaps.begin() + static_cast<std::ptrdiff_t>(s.first + s.length));
+  std::sort(sorted.begin(), sorted.end());
+  const double centre = sorted[sorted.size() / 2];
+  if (centre < options.min_centre_ns) return std::nullopt;
+  if (centre < stats::k_min_resolution_ticks * options.resolution_ns) return std::nullopt;
+  // The band: ±rho around the centre, never narrower than the resolution allows.
+  const double tolerance = std::max(centre * options.rho, 2 * options.resolution_ns);
+  const double z_lo = std::log(std::max(centre - tolerance, 0.0) + context.tau0);
+  const double z_hi = std::log(centre + tolerance + context.tau0);
+  const double p_band = band_probability(context, s, z_lo, z_hi);
+  const double log_p = run_log_p(context, s.length, p_band);
+  if (log_p > context.log_alpha) return std::nullopt;
+
+  GapRun run;
+  run.first = s.first;
+  run.length = s.length;
+  run.centre_ns = centre;
+  run.spread = sorted.back() / sorted.front() - 1;
+  for (double g : sorted) run.sum_ns += g;
+  run.p_band = p_band;
+  run.log10_p = to_log10(log_p);
+  return run;
+}
+
+/// `runs` best first (lowest p), dropping each that overlaps a better one, at most `max_runs`.
+std::vector<GapRun> best_without_overlaps(std::vector<GapRun> runs, std::size_t max_runs) {
+  std::sort(runs.begin(), runs.end(), [](const GapRun& a, const GapRun& b) { return a.log10_p < b.log10_p; });
+  std::vector<GapRun> kept;
+  for (const GapRun& run : runs) {
+    const bool overlaps = std::any_of(kept.begin(), kept.end(), [&](const GapRun& k) {
+      return run.first < k.first + k.length && k.first < run.first + run.length;
+    });
+    if (!overlaps) kept.push_back(run);
+    if (kept.size() >= max_runs) break;
+  }
+  return kept;
+}
+
 }  // namespace
 
 std::vector<GapRun> find_runs(const std::vector<double>& gaps, const RunOptions& options) {
@@ -55,79 +160,20 @@ std::vector<GapRun> find_runs(const std::vector<double>& gaps, const RunOptions&
 
   std::vector<Stretch> found = stretches(z, 2 * half, options.min_length);
   if (found.empty()) return runs;
-  if (found.size() > k_max_candidates) {
-    std::partial_sort(found.begin(), found.begin() + k_max_candidates, found.end(),
-                      [](const Stretch& a, const Stretch& b) { return a.length > b.length; });
-    found.resize(k_max_candidates);
-  }
+  keep_longest(found);
 
-  // Bonferroni over the centres a run could have had: one per starting gap.
-  const double log_trials = std::log(static_cast<double>(n));
-  const double log_alpha = std::log(options.alpha);
-  const double floor = 1.0 / (10.0 * static_cast<double>(n));
+  const RunContext context{gaps,
+                           z,
+                           options,
+                           tau0,
+                           std::log(static_cast<double>(n)),
+                           std::log(options.alpha),
+                           1.0 / (10.0 * static_cast<double>(n))};
   std::vector<double> sorted;
   for (const Stretch& s : found) {
-    sorted.assign(gaps.begin() + static_cast<std::ptrdiff_t>(s.first),
-                  gaps.begin() + static_cast<std::ptrdiff_t>(s.first + s.length));
-    std::sort(sorted.begin(), sorted.end());
-    const double centre = sorted[sorted.size() / 2];
-    if (centre < options.min_centre_ns) continue;
-    if (centre < stats::k_min_resolution_ticks * options.resolution_ns) continue;
-    // The band: ±rho around the centre, never narrower than the resolution allows.
-    const double tolerance = std::max(centre * options.rho, 2 * options.resolution_ns);
-    const double z_lo = std::log(std::max(centre - tolerance, 0.0) + tau0);
-    const double z_hi = std::log(centre + tolerance + tau0);
-
-    // Leave-run-out Gaussian KDE of the other gaps, with the wide self bandwidth.
-    double mean = 0, m2 = 0;
-    std::size_t outside = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (i >= s.first && i < s.first + s.length) continue;
-      ++outside;
-      const double delta = z[i] - mean;
-      mean += delta / static_cast<double>(outside);
-      m2 += delta * (z[i] - mean);
-    }
-    double p_band = floor;
-    if (outside > 0) {
-      const double sd = outside > 1 ? std::sqrt(m2 / static_cast<double>(outside - 1)) : 0;
-      const double bandwidth = std::max(0.3, 1.06 * sd * std::pow(static_cast<double>(outside), -0.2));
-      double mass = 0;
-      for (std::size_t i = 0; i < n; ++i) {
-        if (i >= s.first && i < s.first + s.length) continue;
-        mass += normal_cdf((z_hi - z[i]) / bandwidth) - normal_cdf((z_lo - z[i]) / bandwidth);
-      }
-      p_band = std::max(floor, mass / static_cast<double>(outside));
-    }
-    // P(a run of L gaps in the band somewhere among n gaps).
-    const double length = static_cast<double>(s.length);
-    const double log_rate = std::log(static_cast<double>(n) - length + 1) + std::log1p(-std::min(p_band, 1 - 1e-12)) +
-                            length * std::log(p_band);
-    double log_p = log_rate > std::log(1e-8) ? std::log(-std::expm1(-std::exp(log_rate))) : log_rate;
-    log_p = std::min(0.0, log_p + log_trials);
-    if (log_p > log_alpha) continue;
-
-    GapRun run;
-    run.first = s.first;
-    run.length = s.length;
-    run.centre_ns = centre;
-    run.spread = sorted.back() / sorted.front() - 1;
-    for (double g : sorted) run.sum_ns += g;
-    run.p_band = p_band;
-    run.log10_p = to_log10(log_p);
-    runs.push_back(run);
+    if (std::optional<GapRun> run = score_stretch(context, s, sorted)) runs.push_back(*run);
   }
-  // Best first, without overlaps.
-  std::sort(runs.begin(), runs.end(), [](const GapRun& a, const GapRun& b) { return a.log10_p < b.log10_p; });
-  std::vector<GapRun> kept;
-  for (const GapRun& run : runs) {
-    const bool overlaps = std::any_of(kept.begin(), kept.end(), [&](const GapRun& k) {
-      return run.first < k.first + k.length && k.first < run.first + run.length;
-    });
-    if (!overlaps) kept.push_back(run);
-    if (kept.size() >= options.max_runs) break;
-  }
-  return kept;
+  return best_without_overlaps(std::move(runs), options.max_runs);
 }
 
 }  // namespace gapscan::detect

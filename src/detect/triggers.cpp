@@ -182,46 +182,7 @@ TriggerAligner& TriggerAligner::operator=(TriggerAligner&&) noexcept = default;
 
 void TriggerAligner::add(const stream::StreamWindow& window, const stats::GapSeries& series) {
   if (m_specs.empty() || window.entries.empty()) return;
-
-  // Trigger lines (kept whatever the stream's hash: they are few). The lines' texts lie back to
-  // back in the window's text, in entry order: literal patterns are searched for over all of
-  // it (memchr for their rarest byte, case folded), the other patterns' alternation once over it
-  // (RE2), and only the lines where something was found are tried pattern by pattern. A match
-  // running from one line into the next is tried on the line where it starts.
-  const std::size_t triggers_before = m_triggers.size();
-  const std::size_t first = window.window_index > 0 ? 1 : 0;
-  if (first < window.entries.size()) {
-    const std::size_t start = window.entries[first].text_offset;
-    std::vector<std::size_t> hits;  // byte offsets of candidate matches
-    for (const auto& literal : m_literals) literal->find_all(window.text, start, hits);
-    if (m_any) {
-      std::size_t from = start, begin = 0, end = 0;
-      while (m_any->find(window.text, from, begin, end)) {
-        hits.push_back(begin);
-        from = std::max(end, begin + 1);
-      }
-    }
-    std::sort(hits.begin(), hits.end());
-    std::size_t i = first, last_checked = SIZE_MAX;
-    for (std::size_t hit : hits) {
-      while (i + 1 < window.entries.size() && window.entries[i + 1].text_offset <= hit) ++i;
-      if (i == last_checked) continue;
-      last_checked = i;
-      const stream::Entry& entry = window.entries[i];
-      const std::string_view text = window.line_text(entry);
-      for (std::size_t s = 0; s < m_specs.size(); ++s) {
-        if (!m_regexes[s].search(text)) continue;
-        if (m_specs[s].marker) {
-          if (m_lines[s]++ == 0)
-            m_markers[s] = {m_specs[s].pattern, 0, entry.location, std::string(text.substr(0, k_max_text))};
-          continue;
-        }
-        if (m_lines[s]++ >= m_options.max_occurrences) continue;
-        m_triggers.push_back({entry.time, entry.location, window.stream_id, s, std::string(text.substr(0, k_max_text)),
-                              std::string(window.key.substr(0, k_max_name))});
-      }
-    }
-  }
+  const bool has_triggers = keep_trigger_lines(window);
 
   // Gaps are measured against the stream's own median gap: r = g / median. A window with too
   // few gaps to tell what is usual for it takes no part.
@@ -230,35 +191,101 @@ void TriggerAligner::add(const stream::StreamWindow& window, const stats::GapSer
   // the same distribution).
   const std::uint64_t hash = stream_hash(window);
   if (hash >= m_hash_limit) return;
-  std::vector<DurationNs>& sorted = m_scratch;
-  sorted.clear();
-  for (const stats::Gap& gap : series.gaps) sorted.push_back(gap.raw);
-  const auto middle = sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2);
-  std::nth_element(sorted.begin(), middle, sorted.end());
-  const double median = std::max(1.0, static_cast<double>(*middle));
-  const auto ratio_bin = [&](DurationNs gap) {
-    const double ratio = std::min(1e12, static_cast<double>(gap) / median * k_ratio_unit);
-    return std::min(m_reference.size() - 1,
-                    stats::LogHistogram::index_of(static_cast<std::uint64_t>(ratio), k_reference_bits));
-  };
-
-  // The reference: gap time per ratio bin; windows with trigger lines are also kept apart.
-  if (m_reference.empty()) m_reference.assign(stats::LogHistogram(k_reference_bits).size(), 0);
-  std::vector<double>* own = nullptr;
-  if (m_triggers.size() > triggers_before) {
-    own = &m_trigger_windows[window.stream_id];
-    if (own->empty()) own->assign(m_reference.size(), 0);
-  }
-  for (const stats::Gap& gap : series.gaps) {
-    const std::size_t bin = ratio_bin(gap.raw);
-    m_reference[bin] += static_cast<double>(gap.raw);
-    if (own != nullptr) (*own)[bin] += static_cast<double>(gap.raw);
-  }
+  const double median = median_gap(series);
+  add_to_reference(window, series, median, has_triggers);
 
   const TimeNs first_time = window.entries[series.order.front()].time;
   const TimeNs last_time = window.entries[series.order.back()].time;
   m_spans.push_back({first_time, last_time, hash, window.stream_id});
 
+  keep_stalls(window, series, median, hash);
+  if (m_spans.size() > m_options.max_windows || m_stalls.size() > m_options.max_stalls) prune();
+}
+
+bool TriggerAligner::keep_trigger_lines(const stream::StreamWindow& window) {
+  // Trigger lines (kept whatever the stream's hash: they are few). The lines' texts lie back to
+  // back in the window's text, in entry order: literal patterns are searched for over all of
+  // it (memchr for their rarest byte, case folded), the other patterns' alternation once over it
+  // (RE2), and only the lines where something was found are tried pattern by pattern. A match
+  // running from one line into the next is tried on the line where it starts.
+  const std::size_t triggers_before = m_triggers.size();
+  const std::size_t first = window.window_index > 0 ? 1 : 0;
+  if (first < window.entries.size()) {
+    const std::vector<std::size_t> hits = candidate_offsets(window, window.entries[first].text_offset);
+    std::size_t i = first, last_checked = SIZE_MAX;
+    for (std::size_t hit : hits) {
+      while (i + 1 < window.entries.size() && window.entries[i + 1].text_offset <= hit) ++i;
+      if (i == last_checked) continue;
+      last_checked = i;
+      match_line(window, window.entries[i]);
+    }
+  }
+  return m_triggers.size() > triggers_before;
+}
+
+std::vector<std::size_t> TriggerAligner::candidate_offsets(const stream::StreamWindow& window,
+                                                           std::size_t start) const {
+  std::vector<std::size_t> hits;  // byte offsets of candidate matches
+  for (const auto& literal : m_literals) literal->find_all(window.text, start, hits);
+  if (m_any) {
+    std::size_t from = start, begin = 0, end = 0;
+    while (m_any->find(window.text, from, begin, end)) {
+      hits.push_back(begin);
+      from = std::max(end, begin + 1);
+    }
+  }
+  std::sort(hits.begin(), hits.end());
+  return hits;
+}
+
+void TriggerAligner::match_line(const stream::StreamWindow& window, const stream::Entry& entry) {
+  const std::string_view text = window.line_text(entry);
+  for (std::size_t s = 0; s < m_specs.size(); ++s) {
+    if (!m_regexes[s].search(text)) continue;
+    if (m_specs[s].marker) {
+      if (m_lines[s]++ == 0)
+        m_markers[s] = {m_specs[s].pattern, 0, entry.location, std::string(text.substr(0, k_max_text))};
+      continue;
+    }
+    if (m_lines[s]++ >= m_options.max_occurrences) continue;
+    m_triggers.push_back({entry.time, entry.location, window.stream_id, s, std::string(text.substr(0, k_max_text)),
+                          std::string(window.key.substr(0, k_max_name))});
+  }
+}
+
+double TriggerAligner::median_gap(const stats::GapSeries& series) {
+  std::vector<DurationNs>& sorted = m_scratch;
+  sorted.clear();
+  for (const stats::Gap& gap : series.gaps) sorted.push_back(gap.raw);
+  const auto middle = sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2);
+  std::nth_element(sorted.begin(), middle, sorted.end());
+  return std::max(1.0, static_cast<double>(*middle));
+}
+
+std::size_t TriggerAligner::ratio_bin(DurationNs gap, double median) const {
+  const double ratio = std::min(1e12, static_cast<double>(gap) / median * k_ratio_unit);
+  return std::min(m_reference.size() - 1,
+                  stats::LogHistogram::index_of(static_cast<std::uint64_t>(ratio), k_reference_bits));
+}
+
+void TriggerAligner::add_to_reference(const stream::StreamWindow& window, const stats::GapSeries& series, double median,
+                                      bool has_triggers) {
+  // The reference: gap time per ratio bin; windows with trigger lines are also kept apart.
+  if (m_reference.empty()) m_reference.assign(stats::LogHistogram(k_reference_bits).size(), 0);
+  std::vector<double>* own = nullptr;
+  if (has_triggers) {
+    own = &m_trigger_windows[window.stream_id];
+    if (own->empty()) own->assign(m_reference.size(), 0);
+  }
+  for (const stats::Gap& gap : series.gaps) {
+    const std::size_t bin = ratio_bin(gap.raw, median);
+    m_reference[bin] += static_cast<double>(gap.raw);
+    if (own != nullptr) (*own)[bin] += static_cast<double>(gap.raw);
+  }
+}
+
+void TriggerAligner::keep_stalls(const stream::StreamWindow& window, const stats::GapSeries& series, double median,
+                                 std::uint64_t hash) {
   // Stalls: the longest gaps, at least stall_min_ns and min_ratio times the median; they are
   // scored at the end.
   std::vector<std::uint32_t> by_length;
@@ -273,11 +300,10 @@ void TriggerAligner::add(const stream::StreamWindow& window, const stats::GapSer
     const stats::Gap& gap = series.gaps[by_length[k]];
     const stream::Entry& after = window.entries[series.order[gap.after]];
     m_stalls.push_back({after.time - gap.raw, after.time, hash, window.stream_id, 0.0F, 1.0F,
-                        static_cast<float>(2 * median), static_cast<std::uint32_t>(ratio_bin(gap.raw)),
+                        static_cast<float>(2 * median), static_cast<std::uint32_t>(ratio_bin(gap.raw, median)),
                         after.location});
   }
   if (keep > 0 && !window.key.empty()) m_names.emplace(window.stream_id, std::string(window.key.substr(0, k_max_name)));
-  if (m_spans.size() > m_options.max_windows || m_stalls.size() > m_options.max_stalls) prune();
 }
 
 void TriggerAligner::prune() {

@@ -10,9 +10,12 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace gapscan::detect {
+
+struct ScanMode;
 
 struct AnalyzerOptions {
   double alpha = 0.01;                   ///< false-alarm level after multiple-testing correction
@@ -51,9 +54,50 @@ class Analyzer {
   void merge_clusters();
   Finding finding_from_cluster(const Cluster& cluster) const;
 
+  /// Adds the window's gaps to the lattice test's sample (by line hash).
+  void sample_lattice_gaps(const stream::StreamWindow& window, const stats::GapSeries& series);
+  /// Adds the window's stall ends to the periodicity test's sample and to the examples (by
+  /// line hash).
+  void sample_stall_ends(const stream::StreamWindow& window, const stats::GapSeries& series);
+  /// Keeps a stall with its lines as an example, cutting the examples back to those of the
+  /// smallest hashes when they are twice k_stall_examples.
+  void keep_stall_example(const stream::StreamWindow& window, const stats::GapSeries& series, const stats::Gap& gap,
+                          std::uint64_t hash);
   void keep_stream(StreamDetections detections);
   /// The per-stream tests (modes, runs); a primary stream's modes also join the clusters.
   void scan_stream(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary);
+  /// Runs of near-equal gaps into `detections`; a primary stream's also join the report's runs.
+  void scan_runs(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary,
+                 StreamDetections& detections);
+  /// Gap modes into `detections`; a primary stream's also join the clusters.
+  void scan_gap_modes(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary,
+                      StreamDetections& detections);
+  /// A long stream's own lattice and the clocks its stall ends keep, into `detections`.
+  void test_long_stream(const stream::StreamWindow& window, const stats::GapSeries& series,
+                        StreamDetections& detections) const;
+  /// A loop among the stream's lines, unless a gap mode already shows its period; a primary
+  /// stream's loop is also kept for the renewal findings.
+  void scan_renewal(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary,
+                    StreamDetections& detections);
+  /// Copies the pool's counts (gaps, zero gaps, clock steps, resolution) into the summary.
+  void summarise_pool();
+  /// The pooled test: its modes strengthen the clusters they hold; those that hold none are
+  /// returned as findings of their own. Not run below pooled_min_windows windows.
+  std::vector<Finding> pooled_findings();
+  /// Merges the clusters inside a pooled mode into the first and gives it the mode's p;
+  /// whether there was one.
+  bool strengthen_clusters(const ScanMode& mode);
+  /// A pooled mode that holds no cluster, described from the pooled gap histogram; nothing when
+  /// it is empty, below the resolution or too wide.
+  std::optional<Finding> pooled_only_finding(const ScanMode& mode) const;
+  /// Sets the p-value, shape and examples of the findings of gap modes.
+  void complete_findings(std::vector<Finding>& findings) const;
+  /// The runs kept, most significant first (at most max_runs); leaves none behind.
+  std::vector<RunFinding> ranked_runs();
+  /// The streams kept, most significant first (at most max_streams); leaves none behind.
+  std::vector<StreamDetections> ranked_streams();
+  /// The lattice test on the sampled gaps of all streams, and the modes it explains.
+  void test_pooled_lattice(DetectionResult& result);
   std::vector<Finding> periodic_findings();
   std::vector<Finding> trigger_findings();
   std::vector<Finding> renewal_findings();

@@ -179,6 +179,24 @@ class TriggerAligner {
     std::string stream;
   };
   struct PatternTest;
+  /// Keeps the window's lines that match a trigger pattern and counts its markers' lines;
+  /// whether a trigger line was kept.
+  bool keep_trigger_lines(const stream::StreamWindow& window);
+  /// Sorted byte offsets in the window's text, from `start`, where a pattern may match.
+  std::vector<std::size_t> candidate_offsets(const stream::StreamWindow& window, std::size_t start) const;
+  /// Tries every pattern on one line: counts it, keeps it as a trigger or a marker's first line.
+  void match_line(const stream::StreamWindow& window, const stream::Entry& entry);
+  /// The median of the series' gaps, at least 1 ns.
+  double median_gap(const stats::GapSeries& series);
+  /// The reference bin of a gap: its ratio to the window's median gap, in millionths, binned.
+  std::size_t ratio_bin(DurationNs gap, double median) const;
+  /// Adds the window's gap time per ratio bin to the reference (and to its stream's own, when
+  /// the window has trigger lines).
+  void add_to_reference(const stream::StreamWindow& window, const stats::GapSeries& series, double median,
+                        bool has_triggers);
+  /// Keeps the window's longest gaps that are stalls.
+  void keep_stalls(const stream::StreamWindow& window, const stats::GapSeries& series, double median,
+                   std::uint64_t hash);
   void prune();
   void score_stalls(const PatternTest& test);
   std::vector<TimeNs> null_moments() const;
