@@ -184,7 +184,7 @@ TEST_CASE("gapscan patterns test runs the examples of a catalog folder", "[e2e][
   CHECK(ok.out.find("FAIL") == std::string::npos);
 }
 
-TEST_CASE("--patterns DIR before the causes or patterns command belongs to the command", "[e2e][cli]") {
+TEST_CASE("The catalog option given before the causes or patterns command belongs to it", "[e2e][cli]") {
   const std::string dir = std::string(GAPSCAN_SOURCE_DIR) + "/patterns";
   const auto causes = run_command(gapscan_command("--patterns " + dir + " causes"));
   CHECK(causes.exit_code == 0);
