@@ -25,40 +25,72 @@ bool equals_lower(std::string_view text, std::string_view lowercase_key) {
   return true;
 }
 
-constexpr std::array<std::string_view, 9> k_request_id_keys = {
-    "reqid", "request_id", "requestid", "req_id", "rid", "x-request-id", "x_request_id", "trace_id", "traceid"};
+/// Keys that name what a line belongs to, by rank: a request before its trace, a transaction, a
+/// connection, a session (many requests) and a span (part of a request) last.
+struct GroupKey {
+  std::string_view name;  // lower case
+  int rank;
+  bool word = false;  // a plain word (request, trace, session …): its value must look like an id
+};
+constexpr std::array<GroupKey, 30> k_group_keys = {{
+    {"reqid", 0},        {"request_id", 0},       {"requestid", 0},     {"req_id", 0},
+    {"req", 0},          {"request", 0, true},    {"rid", 0},           {"x-request-id", 0},
+    {"x_request_id", 0}, {"correlation_id", 0},   {"correlationid", 0}, {"trace_id", 1},
+    {"traceid", 1},      {"trace", 1, true},      {"txn", 2},           {"txn_id", 2},
+    {"txnid", 2},        {"transaction_id", 2},   {"conn", 3},          {"conn_id", 3},
+    {"connid", 3},       {"connection", 3, true}, {"connection_id", 3}, {"session", 4, true},
+    {"session_id", 4},   {"sessionid", 4},        {"sid", 4},           {"span_id", 5},
+    {"spanid", 5},       {"span", 5, true},
+}};
+
+const GroupKey* group_key(std::string_view key) {
+  for (const GroupKey& candidate : k_group_keys) {
+    if (equals_lower(key, candidate.name)) return &candidate;
+  }
+  return nullptr;
+}
+
+/// An identifier: no blanks (a `request="GET / HTTP/1.1"` field is a request line, not an id),
+/// not "-", at most 128 bytes.
+bool looks_like_id(std::string_view value) {
+  if (value.empty() || value.size() > 128 || value == "-") return false;
+  return value.find_first_of(" \t") == std::string_view::npos;
+}
 
 }  // namespace
 
-std::string_view find_request_id_pair(std::string_view text) {
+std::string_view find_request_id_pair(std::string_view text, int max_rank) {
+  std::string_view best;
+  int best_rank = max_rank + 1;
   std::size_t pos = 0;
   while ((pos = text.find('=', pos)) != std::string_view::npos) {
     std::size_t key_start = pos;
     while (key_start > 0 && is_key_char(text[key_start - 1])) --key_start;
     const std::string_view key = text.substr(key_start, pos - key_start);
     ++pos;
-    bool match = false;
-    for (std::string_view candidate : k_request_id_keys) {
-      if (equals_lower(key, candidate)) {
-        match = true;
-        break;
-      }
-    }
-    if (!match || pos >= text.size()) continue;
+    const GroupKey* found = group_key(key);
+    if (found == nullptr || found->rank >= best_rank || pos >= text.size()) continue;
+    const int rank = found->rank;
+    std::string_view value;
     if (text[pos] == '"' || text[pos] == '\'') {
       const char quote = text[pos];
       const std::size_t end = text.find(quote, pos + 1);
       if (end == std::string_view::npos) continue;
-      return text.substr(pos + 1, end - pos - 1);
+      value = text.substr(pos + 1, end - pos - 1);
+    } else {
+      std::size_t end = pos;
+      while (end < text.size() && text[end] != ' ' && text[end] != '\t' && text[end] != ',' && text[end] != ';' &&
+             text[end] != ']' && text[end] != ')') {
+        ++end;
+      }
+      value = text.substr(pos, end - pos);
     }
-    std::size_t end = pos;
-    while (end < text.size() && text[end] != ' ' && text[end] != '\t' && text[end] != ',' && text[end] != ';' &&
-           text[end] != ']' && text[end] != ')') {
-      ++end;
-    }
-    if (end > pos) return text.substr(pos, end - pos);
+    if (value.empty() || value == "-" || (found->word && !looks_like_id(value))) continue;
+    best = value;
+    best_rank = rank;
+    if (rank == 0) break;
   }
-  return {};
+  return best;
 }
 
 std::string_view trailing_json_object(std::string_view text) {

@@ -11,6 +11,19 @@ TEST_CASE("Request ids from key=value pairs", "[parse][fields]") {
   CHECK(find_request_id_pair("msg=\"a=b\" RID=zz,other") == "zz");
   CHECK(find_request_id_pair("user=bob id=7") == "");
   CHECK(find_request_id_pair("trace_id=") == "");
+  // The names everyday services use, best first: a request before its trace, a transaction,
+  // a connection, a session, a span.
+  CHECK(find_request_id_pair("ts=1 req=42 op=get ms=3") == "42");
+  CHECK(find_request_id_pair("span_id=s1 session=u9 conn=c7 txn=t3 trace_id=tr req=r1") == "r1");
+  CHECK(find_request_id_pair("span_id=s1 session=u9 conn=c7") == "c7");
+  CHECK(find_request_id_pair("session_id=abc span_id=s1") == "abc");
+  // A plain word's value must look like an id: a quoted request line is not one.
+  CHECK(find_request_id_pair("request=\"GET /a HTTP/1.1\" status=200") == "");
+  CHECK(find_request_id_pair("request=\"GET /a HTTP/1.1\" rid=z") == "z");
+  CHECK(find_request_id_pair("req=- msg=x") == "");
+  // An access log's line is one request: its connection does not group.
+  CHECK(find_request_id_pair("conn=17 status=200", 1) == "");
+  CHECK(find_request_id_pair("conn=17 trace_id=t", 1) == "t");
 }
 
 TEST_CASE("Trailing JSON objects and their string fields", "[parse][fields]") {

@@ -9,10 +9,15 @@
 
 namespace gapscan::parse {
 
-/// The value of the first request-id-like key=value pair (reqId, request_id, requestId,
-/// req_id, rid, x-request-id, trace_id, traceId; case-insensitive; value optionally
-/// quoted). Empty when there is none.
-std::string_view find_request_id_pair(std::string_view text);
+/// The value of the best key=value pair that names what the line belongs to (case-insensitive,
+/// value optionally quoted), by rank: a request (reqId, request_id, req_id, req, request, rid,
+/// x-request-id, correlation_id), a trace (trace_id, traceId), a transaction (txn, txn_id,
+/// transaction_id), a connection (conn, conn_id, connection), a session (session, session_id,
+/// sid), a span (span_id). Values with blanks (a quoted request line) or "-" are not ids.
+/// Keys of a rank above max_rank are not taken (an access log's line is one request: its
+/// connection or session would make streams of requests, whose gaps are the client's pacing).
+/// Empty when there is none.
+std::string_view find_request_id_pair(std::string_view text, int max_rank = 5);
 
 /// The last balanced {...} object at the end of `text` (trailing spaces ignored), or empty.
 /// Braces inside JSON strings are skipped.

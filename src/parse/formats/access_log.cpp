@@ -119,7 +119,7 @@ class AccessLogParser final : public LineParser {
     record.message = line.substr(request);
     record.channel = {};
     record.level = {};
-    record.group = find_request_id_pair(line.substr(pos));
+    record.group = find_request_id_pair(line.substr(pos), 1);
     record.duration = -1;
     record.duration_digits = 0;
     for (std::string_view key : {"rt", "request_time"}) {

@@ -166,9 +166,11 @@ std::string_view request_id(std::string_view line) {
   std::string_view id = find_request_id_pair(line);
   if (!id.empty()) return id;
   if (line.find('{') != std::string_view::npos) {
-    for (std::string_view key : {"reqId", "request_id", "requestId", "req_id", "trace_id", "traceId"}) {
+    for (std::string_view key :
+         {"reqId", "request_id", "requestId", "req_id", "req", "correlation_id", "trace_id", "traceId", "txn",
+          "transaction_id", "conn", "connection_id", "session_id", "span_id"}) {
       id = json_string_field(line, key);
-      if (!id.empty()) return id;
+      if (!id.empty() && id.find_first_of(" \t") == std::string_view::npos) return id;
     }
     for (std::string_view key : {"_PID", "pid", "process_id", "thread", "tid"}) {  // journald, bunyan, …
       id = json_path_value(line, key);
