@@ -7,6 +7,7 @@
 #include <gapscan/cli/reading.hpp>
 #include <gapscan/detect/analyzer.hpp>
 #include <gapscan/detect/durations.hpp>
+#include <gapscan/parse/fields.hpp>
 #include <gapscan/parse/message_template.hpp>
 #include <gapscan/parse/record_reader.hpp>
 #include <gapscan/report/build.hpp>
@@ -105,11 +106,17 @@ report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Enco
                      pipeline.processes->add(*pipeline.streams, record, text, location);
                      if (record.duration >= 0) {
                        // Durations are grouped by an explicit --group-by (a field or regex): a
-                       // request id would make a group of one.
+                       // request id would make a group of one; else by the operation the line
+                       // names (op=connect and op=get are different evidence), else one group.
                        const bool explicit_group = config.group_by.mode == parse::GroupBy::Mode::field ||
                                                    config.group_by.mode == parse::GroupBy::Mode::regex;
-                       pipeline.durations->add(explicit_group ? record.group : std::string_view(), record.duration,
-                                               record.duration_digits, location, text);
+                       std::string_view group = explicit_group ? record.group : std::string_view();
+                       std::string operation;
+                       if (!explicit_group) {
+                         const std::string_view op = parse::find_operation(text);
+                         if (!op.empty()) group = operation.assign("op=").append(op);
+                       }
+                       pipeline.durations->add(group, record.duration, record.duration_digits, location, text);
                      }
                    });
   report::Input input;

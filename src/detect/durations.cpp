@@ -169,7 +169,10 @@ void DurationAnalyzer::add_examples(const std::string& key, const Group& group, 
     sample.hash = e->hash;
     sample.gap = e->value;
     sample.stream = key;
+    // The line that logs a duration names the operation that took it and its result: it is
+    // both the call before the wait and the line after it, for evidence of any scope.
     sample.after = {e->where, e->line};
+    sample.before = {sample.after};
     f.samples.push_back(std::move(sample));
   }
 }

@@ -93,6 +93,29 @@ std::string_view find_request_id_pair(std::string_view text, int max_rank) {
   return best;
 }
 
+std::string_view find_operation(std::string_view text) {
+  static constexpr std::array<std::string_view, 5> k_keys = {"op", "operation", "cmd", "command", "action"};
+  std::size_t pos = 0;
+  while ((pos = text.find('=', pos)) != std::string_view::npos) {
+    std::size_t key_start = pos;
+    while (key_start > 0 && is_key_char(text[key_start - 1])) --key_start;
+    const std::string_view key = text.substr(key_start, pos - key_start);
+    ++pos;
+    if (std::none_of(k_keys.begin(), k_keys.end(), [&](std::string_view k) { return equals_lower(key, k); })) continue;
+    std::size_t begin = pos, end = pos;
+    if (begin < text.size() && (text[begin] == '"' || text[begin] == '\'')) {
+      const char quote = text[begin++];
+      end = text.find(quote, begin);
+      if (end == std::string_view::npos) continue;
+    } else {
+      while (end < text.size() && text[end] != ' ' && text[end] != '\t' && text[end] != ',' && text[end] != ';') ++end;
+    }
+    const std::string_view value = text.substr(begin, end - begin);
+    if (looks_like_id(value) && value.size() <= 64) return value;
+  }
+  return {};
+}
+
 std::string_view trailing_json_object(std::string_view text) {
   while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
   if (text.empty() || text.back() != '}') return {};
@@ -331,10 +354,38 @@ std::size_t number_length(std::string_view text) {
   return i;
 }
 
+/// A key whose value is a setting, not something measured: `timeout_ms=5000` on every line is
+/// the configured timeout, not a wait.
+bool is_setting_key(std::string_view key) {
+  static constexpr std::array<std::string_view, 12> k_settings = {
+      "timeout", "ttl", "interval", "deadline", "limit", "max", "min", "period", "expire", "backoff", "delay", "age"};
+  std::string lowered;
+  for (char c : key) lowered += lower(c);
+  return std::any_of(k_settings.begin(), k_settings.end(),
+                     [&](std::string_view word) { return lowered.find(word) != std::string::npos; });
+}
+
+/// curl's -w timers (seconds): time_total, time_connect, time_namelookup, time_appconnect,
+/// time_pretransfer, time_starttransfer, time_redirect.
+bool is_curl_timer(std::string_view key) {
+  static constexpr std::array<std::string_view, 7> k_timers = {
+      "time_total",       "time_connect",       "time_namelookup", "time_appconnect",
+      "time_pretransfer", "time_starttransfer", "time_redirect"};
+  return std::any_of(k_timers.begin(), k_timers.end(),
+                     [&](std::string_view timer) { return equals_lower(key, timer); });
+}
+
 /// A key that says duration: one of the words alone, or with a suffix after '_' or a capital
-/// letter ("duration_ms", "elapsedMs", "latencyUs"). Words are looked up by their first letter.
+/// letter ("duration_ms", "elapsedMs", "latencyUs"); a bare unit (`ms=12`); curl's timers; or
+/// any key with a unit suffix (`db_ms=3`, `wait_us=250`) that does not name a setting.
+/// Words are looked up by their first letter.
 bool is_duration_word(std::string_view key) {
   if (key.size() < 2 || key.size() > 32) return false;
+  if (equals_lower(key, "ms") || equals_lower(key, "us") || equals_lower(key, "ns") || is_curl_timer(key)) return true;
+  if (key.size() > 3 && unit_of_key_suffix(key) != 0 && (key.find('_') != std::string_view::npos) &&
+      !is_setting_key(key)) {
+    return true;
+  }
   static constexpr std::array<std::string_view, 3> k_d = {"duration", "dur", ""};
   static constexpr std::array<std::string_view, 3> k_e = {"elapsed", "", ""};
   static constexpr std::array<std::string_view, 3> k_t = {"took", "time_taken", "timetaken"};
@@ -409,9 +460,15 @@ bool find_duration(std::string_view text, DurationNs& out, std::uint8_t& digits)
     const std::string_view number = text.substr(value, length);
     DurationNs unit = unit_after_number(text.substr(value + length));
     if (unit == 0) unit = unit_of_key_suffix(key);
+    if (unit == 0 && equals_lower(key, "ms")) unit = k_ns_per_ms;
+    if (unit == 0 && equals_lower(key, "us")) unit = k_ns_per_us;
+    if (unit == 0 && equals_lower(key, "ns")) unit = 1;
     if (unit == 0) {
       const auto is = [&](std::string_view word) { return key.size() == word.size() && starts_with_lower(key, word); };
-      if (is("request_time") || is("rt") || is("upstream_response_time") || (json && is("duration"))) unit = k_ns_per_s;
+      if (is("request_time") || is("rt") || is("upstream_response_time") || (json && is("duration")) ||
+          is_curl_timer(key)) {
+        unit = k_ns_per_s;
+      }
     }
     if (unit != 0 && parse_duration(number, unit, out, digits)) return true;
   }

@@ -284,3 +284,56 @@ TEST_CASE("Three fork lines among busy clients are enough to tie the clients' st
   CHECK(first["trigger"]["aligned"] == 3);
   CHECK(std::abs(first["interval_ms"].get<double>() - 18.5) < 3);
 }
+
+namespace {
+
+/// A client's key=value log: `requests` requests in a row, each a connect, a get and a set
+/// logged with `req=`, `op=` and `ms=`, 200 ms of its own pacing between requests; with
+/// `drop_share` of the connects waiting for a SYN retransmission (1 s and a few ms).
+std::string client_log(int requests, double drop_share, std::uint64_t seed) {
+  Random random(seed);
+  std::string out;
+  std::int64_t t = 0;  // µs
+  for (int request = 1; request <= requests; ++request) {
+    for (const char* op : {"connect", "get", "set"}) {
+      double ms = std::string(op) == "connect" ? 0.15 + 0.45 * random.uniform() : 0.3 + 2.2 * random.uniform();
+      if (std::string(op) == "connect" && random.uniform() < drop_share) ms += 1000 + 5 + 15 * random.uniform();
+      t += static_cast<std::int64_t>(ms * 1000);
+      const std::int64_t seconds = t / 1'000'000;
+      char text[160];
+      std::snprintf(text, sizeof text,
+                    "2026-12-02T10:%02lld:%02lld.%06lldZ level=info req=%d op=%s ms=%.3f status=ok\n",
+                    static_cast<long long>(seconds / 60), static_cast<long long>(seconds % 60),
+                    static_cast<long long>(t % 1'000'000), request, op, ms);
+      out += text;
+      t += static_cast<std::int64_t>((50 + 150 * random.uniform()));
+    }
+    t += static_cast<std::int64_t>((200 + 4 * random.uniform() - 2) * 1000);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("A key=value client log: requests by req=, durations by op=, the pacing between requests no cause",
+          "[e2e][detect]") {
+  const auto scan = [](const std::string& text) {
+    const std::string path = "gapscan_e2e_client.log";
+    std::ofstream(path) << text;
+    const auto result = run_command(gapscan_command("--output json " + path));
+    std::remove(path.c_str());
+    REQUIRE(result.exit_code == 0);
+    return nlohmann::json::parse(result.out);
+  };
+  const auto faulty = scan(client_log(300, 0.25, 21));
+  CHECK(faulty["analysis"]["keyed_windows"].get<int>() == 300);
+  REQUIRE_FALSE(faulty["findings"].empty());
+  const auto& f = faulty["findings"][0];
+  CHECK(f["cause"] == "tcp_syn_drop_connect_stall");
+  CHECK(f["values"] == "durations");
+  CHECK(f["group"] == "op=connect");
+  CHECK(std::abs(f["interval_ms"].get<double>() - 1012) < 15);
+  // The healthy run: its 200 ms pacing between requests is never a finding at 0.6 or more.
+  const auto healthy = scan(client_log(300, 0, 22));
+  for (const auto& finding : healthy["findings"]) CHECK(finding["confidence"].get<double>() < 0.6);
+}

@@ -26,6 +26,14 @@ TEST_CASE("Request ids from key=value pairs", "[parse][fields]") {
   CHECK(find_request_id_pair("conn=17 trace_id=t", 1) == "t");
 }
 
+TEST_CASE("The operation a line names", "[parse][fields]") {
+  CHECK(find_operation("ts=1 req=4 op=connect ms=1002") == "connect");
+  CHECK(find_operation("cmd=\"GET\" key=x") == "GET");
+  CHECK(find_operation("operation=cache.get,ms=3") == "cache.get");
+  CHECK(find_operation("op=\"two words\"") == "");
+  CHECK(find_operation("stop=1 loop=2") == "");
+}
+
 TEST_CASE("Trailing JSON objects and their string fields", "[parse][fields]") {
   const std::string_view line = R"(msg {"a":"}"} {"host":"w","reqId":"9c1f","x":"q\"}"}  )";
   const std::string_view extra = trailing_json_object(line);
@@ -84,6 +92,22 @@ TEST_CASE("Durations a message logs", "[parse][fields]") {
   CHECK(d == 250'000'000);
   REQUIRE(found(R"(Wikimedia\Rdbms\DatabaseMySQL::select [0.060ms] db1: SELECT page_id FROM page)"));
   CHECK(d == 60'000);
+  // The names everyday clients write: a bare ms, any *_ms / *_us key, curl's -w timers.
+  REQUIRE(found("ts=1 req=4 op=get ms=3.25 status=ok"));
+  CHECK(d == 3'250'000);
+  REQUIRE(found("db_ms=17 rows=3"));
+  CHECK(d == 17'000'000);
+  REQUIRE(found("lookup wait_us=250"));
+  CHECK(d == 250'000);
+  REQUIRE(found("code=200 time_namelookup=0.004 time_connect=1.021 time_total=1.100"));
+  CHECK(d == 4'000'000);
+  REQUIRE(found("code=200 time_total=1.100"));
+  CHECK(d == 1'100'000'000);
+  // A setting logged on every line is not a measured wait.
+  for (const char* setting : {"timeout_ms=5000", "retry_delay_ms=100", "ttl_s=60", "max_wait_ms=20"}) {
+    INFO(setting);
+    CHECK_FALSE(found(setting));
+  }
   for (const char* none : {"duration=forever", "items=12ms", "rtt=12ms", "durable=true", "took a while",
                            R"({"timeout":5})", "elapsed=12", "durations: none", "list [12] ms", "[12ms"}) {
     INFO(none);

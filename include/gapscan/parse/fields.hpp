@@ -19,6 +19,11 @@ namespace gapscan::parse {
 /// Empty when there is none.
 std::string_view find_request_id_pair(std::string_view text, int max_rank = 5);
 
+/// The operation a key=value line names (`op=`, `operation=`, `cmd=`, `command=`, `action=`;
+/// a value without blanks, at most 64 bytes), or empty: logged durations are analysed per
+/// operation, since a 1 s mode of `op=connect` says something else than one of `op=get`.
+std::string_view find_operation(std::string_view text);
+
 /// The last balanced {...} object at the end of `text` (trailing spaces ignored), or empty.
 /// Braces inside JSON strings are skipped.
 std::string_view trailing_json_object(std::string_view text);
@@ -40,7 +45,9 @@ std::string_view key_value(std::string_view text, std::string_view key);
 bool parse_duration(std::string_view text, DurationNs unit, DurationNs& out, std::uint8_t& digits);
 
 /// A duration the text logs: a key=value or JSON key that says duration (duration, elapsed,
-/// took, latency, request_time, response_time, rt, runtime, time_taken …) with the unit in
+/// took, latency, request_time, response_time, rt, runtime, time_taken, a bare `ms`, curl's
+/// time_total / time_connect / time_namelookup / time_starttransfer, any `*_ms`, `*_us`,
+/// `*_ns`, `*_s` key that does not name a setting such as a timeout …) with the unit in
 /// the key's suffix (`elapsed_ms=5002.2`), after the number (`took=12ms`, `"duration":"1.5s"`)
 /// or implied (`request_time`, `rt` and a JSON `duration` are seconds); or a phrase such as
 /// "took 12 ms", "completed in 1.5s". False when the text logs none.
