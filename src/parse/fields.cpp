@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -91,6 +92,111 @@ std::string_view find_request_id_pair(std::string_view text, int max_rank) {
     if (rank == 0) break;
   }
   return best;
+}
+
+namespace {
+
+/// The key=value pairs of a line (unquoted values up to a blank; quoted ones whole).
+template <typename Visit>
+void for_each_pair(std::string_view text, Visit visit) {
+  std::size_t pos = 0;
+  while ((pos = text.find('=', pos)) != std::string_view::npos) {
+    std::size_t key_start = pos;
+    while (key_start > 0 && is_key_char(text[key_start - 1])) --key_start;
+    const std::string_view key = text.substr(key_start, pos - key_start);
+    std::size_t begin = ++pos, end = pos;
+    if (begin < text.size() && (text[begin] == '"' || text[begin] == '\'')) {
+      const char quote = text[begin++];
+      end = text.find(quote, begin);
+      if (end == std::string_view::npos) return;
+    } else {
+      while (end < text.size() && text[end] != ' ' && text[end] != '\t' && text[end] != ',' && text[end] != ';') ++end;
+    }
+    if (!key.empty() && key.size() <= 32) visit(key, text.substr(begin, end - begin));
+    pos = end;
+  }
+}
+
+/// Keys that hold the time, the level or the message of a line: never its group.
+bool is_stamp_or_level_key(std::string_view key) {
+  static constexpr std::array<std::string_view, 14> k_keys = {"t",        "ts",     "time",   "timestamp", "date",
+                                                              "datetime", "level",  "lvl",    "severity",  "msg",
+                                                              "message",  "caller", "logger", "source"};
+  return std::any_of(k_keys.begin(), k_keys.end(), [&](std::string_view k) { return equals_lower(key, k); });
+}
+
+}  // namespace
+
+GroupKeyChoice learn_group_key(const std::vector<std::string_view>& lines) {
+  GroupKeyChoice choice;
+  if (lines.size() < 8) return choice;
+  struct Seen {
+    std::size_t count = 0, first = 0, last = 0;
+  };
+  struct Tally {
+    std::size_t lines = 0;
+    bool usable = true;
+    std::map<std::string, Seen, std::less<>> values;
+  };
+  std::map<std::string, Tally, std::less<>> keys;
+  std::map<std::string, std::size_t, std::less<>> known;
+  for (std::size_t index = 0; index < lines.size(); ++index) {
+    for_each_pair(lines[index], [&](std::string_view key, std::string_view value) {
+      if (const GroupKey* named = group_key(key); named != nullptr) {
+        if (!value.empty() && value != "-") ++known[std::string(key)];
+        return;
+      }
+      if (is_stamp_or_level_key(key)) return;
+      Tally& tally = keys[std::string(key)];
+      ++tally.lines;
+      // Ids, not measurements or times: no blanks, no ':' (a clock time), not a decimal number
+      // (a duration, a ratio).
+      if (!looks_like_id(value) || value.find(':') != std::string_view::npos ||
+          (value.find('.') != std::string_view::npos &&
+           value.find_first_not_of("0123456789.") == std::string_view::npos)) {
+        tally.usable = false;
+        return;
+      }
+      auto [it, fresh] = tally.values.try_emplace(std::string(value));
+      if (fresh) it->second.first = index;
+      ++it->second.count;
+      it->second.last = index;
+    });
+  }
+  for (const auto& [key, lines_with_it] : known) {
+    if (lines_with_it * 2 >= lines.size() && (choice.key.empty() || lines_with_it > choice.lines)) {
+      choice.key = key;
+      choice.lines = lines_with_it;
+      choice.known = true;
+    }
+  }
+  if (!choice.key.empty()) return choice;
+  // A key of its own: on most lines, its values recur on nearby lines (each value's lines span
+  // a small part of the sample) and change along the file (many values, most seen twice or more).
+  double best = 0;
+  for (const auto& [key, tally] : keys) {
+    if (!tally.usable || tally.lines * 10 < lines.size() * 6 || tally.values.size() < 3) continue;
+    std::size_t repeated = 0;
+    double span = 0;
+    for (const auto& [value, seen] : tally.values) {
+      if (seen.count < 2) continue;
+      ++repeated;
+      span += static_cast<double>(seen.last - seen.first) / static_cast<double>(lines.size());
+    }
+    if (repeated * 2 < tally.values.size() || repeated == 0) continue;
+    span /= static_cast<double>(repeated);
+    const double per_value = static_cast<double>(tally.lines) / static_cast<double>(tally.values.size());
+    if (span > 0.25 || per_value < 1.5) continue;
+    const double score = static_cast<double>(tally.lines) * (1 - span);
+    if (score > best) {
+      best = score;
+      choice.key = key;
+      choice.lines = tally.lines;
+      choice.values = tally.values.size();
+      choice.span = span;
+    }
+  }
+  return choice;
 }
 
 std::string_view find_operation(std::string_view text) {

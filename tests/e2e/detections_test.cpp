@@ -336,4 +336,14 @@ TEST_CASE("A key=value client log: requests by req=, durations by op=, the pacin
   // The healthy run: its 200 ms pacing between requests is never a finding at 0.6 or more.
   const auto healthy = scan(client_log(300, 0, 22));
   for (const auto& finding : healthy["findings"]) CHECK(finding["confidence"].get<double>() < 0.6);
+  // The report says which key grouped the lines; a name gapscan does not know is learnt.
+  CHECK(faulty["inputs"][0]["format"].get<std::string>().find("requests by req=") != std::string::npos);
+  std::string renamed = client_log(300, 0.25, 21);
+  for (std::size_t at = renamed.find(" req="); at != std::string::npos; at = renamed.find(" req=", at + 1))
+    renamed.replace(at, 5, " job=");
+  const auto learnt = scan(renamed);
+  CHECK(learnt["analysis"]["keyed_windows"].get<int>() == 300);
+  CHECK(learnt["inputs"][0]["format"].get<std::string>().find("requests by job= (learnt") != std::string::npos);
+  REQUIRE_FALSE(learnt["findings"].empty());
+  CHECK(learnt["findings"][0]["cause"] == "tcp_syn_drop_connect_stall");
 }

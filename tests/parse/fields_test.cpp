@@ -114,3 +114,30 @@ TEST_CASE("Durations a message logs", "[parse][fields]") {
     CHECK_FALSE(found(none));
   }
 }
+
+TEST_CASE("The key that groups a log's lines is learnt from its first lines", "[parse][fields]") {
+  const auto learn = [](const std::vector<std::string>& text) {
+    std::vector<std::string_view> lines(text.begin(), text.end());
+    return learn_group_key(lines);
+  };
+  // A key of the log's own: each value on a few neighbouring lines, many values along the file.
+  std::vector<std::string> jobs, statuses, known;
+  for (int i = 0; i < 60; ++i) {
+    const std::string job = std::to_string(1000 + i / 3);
+    jobs.push_back("t=10:00:0" + std::to_string(i % 10) + " level=info job=" + job + " step=" + std::to_string(i % 3) +
+                   " status=200 ms=1." + std::to_string(i % 7));
+    statuses.push_back("level=info status=" + std::string(i % 2 == 0 ? "200" : "404") + " path=/x");
+    known.push_back("level=info conn=" + std::to_string(i / 4) + " op=get");
+  }
+  const GroupKeyChoice job = learn(jobs);
+  CHECK(job.key == "job");
+  CHECK_FALSE(job.known);
+  CHECK(job.values == 20);
+  // Values that recur all over the file (a status) or never (a step counter) do not group;
+  // neither does the time or the level.
+  CHECK(learn(statuses).key.empty());
+  // A known name is taken as it is, and said.
+  const GroupKeyChoice conn = learn(known);
+  CHECK(conn.key == "conn");
+  CHECK(conn.known);
+}

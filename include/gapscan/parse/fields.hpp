@@ -5,7 +5,9 @@
 #include <gapscan/core/time.hpp>
 
 #include <cstdint>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace gapscan::parse {
 
@@ -18,6 +20,22 @@ namespace gapscan::parse {
 /// connection or session would make streams of requests, whose gaps are the client's pacing).
 /// Empty when there is none.
 std::string_view find_request_id_pair(std::string_view text, int max_rank = 5);
+
+/// The key=value key that groups a log's lines into requests, learnt from its first lines.
+struct GroupKeyChoice {
+  std::string key;         ///< empty: none
+  bool known = false;      ///< one of find_request_id_pair's names (on half the lines or more)
+  std::size_t lines = 0;   ///< sample lines that carry it
+  std::size_t values = 0;  ///< its distinct values there (a learnt key)
+  double span = 0;         ///< the mean share of the sample a repeated value's lines span
+};
+
+/// Which key groups the sample's lines: the commonest known request/trace/… key on half the
+/// lines or more; else a key of the log's own whose values recur on nearby lines and change
+/// along the file (on 60 % of the lines or more, three values or more, most seen twice or more,
+/// 1.5 lines per value or more, each repeated value's lines within a quarter of the sample;
+/// values without blanks and not decimal numbers). Empty when there is none.
+GroupKeyChoice learn_group_key(const std::vector<std::string_view>& lines);
 
 /// The operation a key=value line names (`op=`, `operation=`, `cmd=`, `command=`, `action=`;
 /// a value without blanks, at most 64 bytes), or empty: logged durations are analysed per

@@ -19,6 +19,8 @@
 #include <gapscan/parse/stamp.hpp>
 #include <gapscan/parse/stamp_clock.hpp>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <climits>
@@ -191,6 +193,7 @@ class GenericLineParser final : public LineParser {
       if (!is_blank_line(line) && !is_comment(line)) lines.emplace_back(line);
     }
     choose_numeric_order(lines);
+    m_group_key = learn_group_key(lines);
 
     struct Tally {
       StampFamily family;
@@ -298,6 +301,8 @@ class GenericLineParser final : public LineParser {
     record.channel = {};
     record.level = {};
     record.group = request_id(line);
+    if (record.group.empty() && !m_group_key.known && !m_group_key.key.empty())
+      record.group = key_value(line, m_group_key.key);
     record.process = {};
     if (!record.group.empty()) record.process = process_of(line, record.message);
     if (record.group.empty()) record.group = syslog_tag(record.message);
@@ -323,10 +328,19 @@ class GenericLineParser final : public LineParser {
 
   std::string layout() const override {
     if (m_ranked.empty()) return {};
-    return std::string(to_string(m_ranked.front().family)) + " at " + describe(m_ranked.front().anchor);
+    std::string out = std::string(to_string(m_ranked.front().family)) + " at " + describe(m_ranked.front().anchor);
+    if (m_group_key.known) {
+      out += "; requests by " + m_group_key.key + "=";
+    } else if (!m_group_key.key.empty()) {
+      out +=
+          fmt::format("; requests by {}= (learnt: {} values on {} of the first lines, each one's lines close together)",
+                      m_group_key.key, m_group_key.values, m_group_key.lines);
+    }
+    return out;
   }
 
  private:
+  GroupKeyChoice m_group_key;
   struct Choice {
     StampFamily family;
     Anchor anchor;
