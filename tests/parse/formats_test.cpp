@@ -83,6 +83,17 @@ TEST_CASE("Monolog JSON and Logstash JSON", "[parse][formats]") {
           R"({"@timestamp":"2026-11-29T09:28:45.123456+00:00","@version":1,"message":"x","channel":"c","level":"INFO","reqId":"def"})",
           record) == ParseStatus::parsed);
   CHECK(record.group == "def");
+  // logstash-logback-encoder (a Spring service): the request id, else the trace id, of its MDC.
+  REQUIRE(
+      parse_with(
+          "monolog-json",
+          R"({"@timestamp":"2026-11-29T09:28:45.123+00:00","@version":"1","message":"fetched","logger_name":"c.e.Svc","thread_name":"http-nio-8080-exec-3","level":"INFO","traceId":"64f1c2","spanId":"a1"})",
+          record) == ParseStatus::parsed);
+  CHECK(record.group == "64f1c2");
+  REQUIRE(parse_with("monolog-json",
+                     R"({"@timestamp":"2026-11-29T09:28:45.123+00:00","message":"x","trace_id":"t1","requestId":"r9"})",
+                     record) == ParseStatus::parsed);
+  CHECK(record.group == "r9");
   CHECK(parse_with("monolog-json", R"({"message":"no time"})", record) == ParseStatus::not_this_format);
   auto parser = format_named("monolog-json").make_parser();
   CHECK(parser->parse(R"({"datetime":"2026-11-29T09:28:45Z", "message": )", record) == ParseStatus::malformed);

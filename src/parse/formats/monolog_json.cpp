@@ -1,5 +1,7 @@
 // JSON lines written by Monolog's JsonFormatter (MediaWiki: `datetime`, `extra.reqId`) and by
-// MediaWiki's LogstashFormatter (`@timestamp`, top-level `reqId`). Parsed with simdjson's
+// MediaWiki's LogstashFormatter (`@timestamp`, top-level `reqId`), and the other Logstash JSON
+// writers (logstash-logback-encoder: `@timestamp` with `requestId`, `traceId` or `trace_id` in
+// its MDC fields). Parsed with simdjson's
 // On-Demand API in one pass over the top-level keys.
 
 #include "formats.hpp"
@@ -53,7 +55,7 @@ class MonologJsonParser final : public LineParser {
     od::object object;
     if (auto error = document.get_object().get(object)) return fail(error);
 
-    std::string_view time_text, group, extra_group, context_group, message, channel, level;
+    std::string_view time_text, group, request_group, trace_group, extra_group, context_group, message, channel, level;
     bool saw_time_key = false;
     for (auto field : object) {
       od::raw_json_string key;
@@ -75,6 +77,11 @@ class MonologJsonParser final : public LineParser {
         }
       } else if (key == "reqId") {
         read_string(value, group);
+      } else if (key == "requestId" || key == "request_id" || key == "X-Request-ID" || key == "correlationId") {
+        if (request_group.empty()) read_string(value, request_group);
+      } else if (key == "traceId" || key == "trace_id" || key == "X-B3-TraceId") {
+        // logstash-logback-encoder's MDC fields (Spring Sleuth / Micrometer tracing).
+        if (trace_group.empty()) read_string(value, trace_group);
       } else if (key == "extra") {
         od::object extra;
         if (value.get_object().get(extra) == simdjson::SUCCESS) extra_group = find_group_in(extra);
@@ -98,6 +105,7 @@ class MonologJsonParser final : public LineParser {
     record.time = time->time;
     record.time_digits = time->digits;
     record.zoned = time->has_offset;
+    if (group.empty()) group = !request_group.empty() ? request_group : trace_group;
     record.group = !group.empty() ? group : !extra_group.empty() ? extra_group : context_group;
     record.message = message;
     record.channel = channel;
