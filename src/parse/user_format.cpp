@@ -1,5 +1,6 @@
 #include <gapscan/core/regex.hpp>
 #include <gapscan/parse/fields.hpp>
+#include <gapscan/parse/log_format.hpp>
 #include <gapscan/parse/stamp_clock.hpp>
 #include <gapscan/parse/time_layout.hpp>
 #include <gapscan/parse/user_format.hpp>
@@ -115,12 +116,20 @@ std::optional<FormatInfo> parse_format_file(std::string_view text, const std::st
   auto error = [&](const toml::node& node, std::string message, std::string hint = {}) {
     diagnostics.push_back(make_error(where(file, node), std::move(message), std::move(hint)));
   };
-  static constexpr std::array<std::string_view, 7> k_keys = {"name", "description",   "regex",  "time_layout",
-                                                             "zone", "duration_unit", "samples"};
+  static constexpr std::array<std::string_view, 9> k_keys = {"name",
+                                                             "description",
+                                                             "regex",
+                                                             "time_layout",
+                                                             "zone",
+                                                             "duration_unit",
+                                                             "samples",
+                                                             "nginx_log_format",
+                                                             "apache_log_format"};
   for (const auto& [key, node] : root) {
     if (std::find(k_keys.begin(), k_keys.end(), key.str()) == k_keys.end()) {
       error(node, fmt::format("unknown key '{}' in a format file", key.str()),
-            "known keys: name, description, regex, time_layout, zone, duration_unit, samples");
+            "known keys: name, description, regex, time_layout, zone, duration_unit, samples, nginx_log_format, "
+            "apache_log_format");
     }
   }
   auto string_of = [&](std::string_view key, bool required) -> std::string {
@@ -138,14 +147,36 @@ std::optional<FormatInfo> parse_format_file(std::string_view text, const std::st
   FormatInfo info;
   info.name = string_of("name", true);
   info.description = string_of("description", false);
-  const std::string pattern = string_of("regex", true);
-  const std::string layout_text = string_of("time_layout", true);
+  // A web server's own format string (nginx log_format, Apache LogFormat, varnishncsa -F)
+  // stands for regex, time_layout and duration_unit.
+  const toml::node* server_format = root.get("nginx_log_format");
+  const bool nginx = server_format != nullptr;
+  if (server_format == nullptr) server_format = root.get("apache_log_format");
+  std::string pattern, layout_text, translated_unit;
+  if (server_format != nullptr) {
+    if (root.get("regex") != nullptr || root.get("time_layout") != nullptr)
+      error(*server_format, "give either a server's log format or regex and time_layout, not both");
+    const std::string spec = string_of(nginx ? "nginx_log_format" : "apache_log_format", true);
+    auto translated = nginx ? translate_nginx_log_format(spec) : translate_apache_log_format(spec);
+    if (!translated) {
+      error(*server_format, translated.error().message, translated.error().hint);
+    } else {
+      pattern = translated->regex;
+      layout_text = translated->time_layout;
+      translated_unit = translated->duration_unit;
+    }
+  } else {
+    pattern = string_of("regex", true);
+    layout_text = string_of("time_layout", true);
+  }
+  const toml::node* pattern_node = server_format != nullptr ? server_format : root.get("regex");
+  const toml::node* layout_node = server_format != nullptr ? server_format : root.get("time_layout");
   if (!info.name.empty() && !valid_name(info.name)) {
     error(*root.get("name"), fmt::format("format name '{}' must be letters, digits, - and _", info.name));
   }
   auto format = std::make_shared<UserFormat>();
   if (!pattern.empty()) {
-    auto regex = Regex::compile(pattern, where(file, *root.get("regex")));
+    auto regex = Regex::compile(pattern, where(file, *pattern_node));
     if (!regex) {
       diagnostics.push_back(regex.error());
     } else {
@@ -160,14 +191,14 @@ std::optional<FormatInfo> parse_format_file(std::string_view text, const std::st
         if (names[i] == "duration") format->duration_group = index;
       }
       if (format->time_group == 0) {
-        error(*root.get("regex"), "the regex needs a named group 'time': (?P<time>...)",
+        error(*pattern_node, "the regex needs a named group 'time': (?P<time>...)",
               "other groups it may name: group, message, channel, level, duration");
       }
       format->regex = std::make_shared<const Regex>(std::move(*regex));
     }
   }
   if (!layout_text.empty()) {
-    auto layout = TimeLayout::compile(layout_text, where(file, *root.get("time_layout")));
+    auto layout = TimeLayout::compile(layout_text, where(file, *layout_node));
     if (!layout)
       diagnostics.push_back(layout.error());
     else
@@ -180,12 +211,15 @@ std::optional<FormatInfo> parse_format_file(std::string_view text, const std::st
     else
       format->zone = std::make_shared<const Zone>(std::move(*loaded));
   }
-  if (const std::string unit = string_of("duration_unit", false); !unit.empty()) {
+  std::string unit_text = string_of("duration_unit", false);
+  if (unit_text.empty()) unit_text = translated_unit;
+  if (const std::string unit = unit_text; !unit.empty()) {
     static constexpr std::array<std::pair<std::string_view, DurationNs>, 5> k_units = {
         {{"s", k_ns_per_s}, {"ms", k_ns_per_ms}, {"us", k_ns_per_us}, {"ns", 1}, {"min", 60 * k_ns_per_s}}};
     const auto it = std::find_if(k_units.begin(), k_units.end(), [&](const auto& u) { return u.first == unit; });
     if (it == k_units.end())
-      error(*root.get("duration_unit"), fmt::format("unknown duration_unit '{}'", unit), "use s, ms, us, ns or min");
+      error(root.get("duration_unit") != nullptr ? *root.get("duration_unit") : *server_format,
+            fmt::format("unknown duration_unit '{}'", unit), "use s, ms, us, ns or min");
     else
       format->duration_unit = it->second;
   }

@@ -76,7 +76,8 @@ TEST_CASE("Broken format files give file:line errors", "[parse][user-format]") {
   REQUIRE(diagnostics.size() == 1);
   CHECK(to_string(diagnostics[0]) ==
         "formats/app.toml:5: error: unknown key 'levels' in a format file "
-        "(known keys: name, description, regex, time_layout, zone, duration_unit, samples)");
+        "(known keys: name, description, regex, time_layout, zone, duration_unit, samples, nginx_log_format, "
+        "apache_log_format)");
   diagnostics.clear();
   CHECK_FALSE(
       parse_format_file("name = \"app\"\nregex = '^(?P<time>\\S+) (?P<message>.*)'\ntime_layout = \"%s\"\n"
@@ -138,4 +139,50 @@ TEST_CASE("A user format reads a duration group in the unit it names", "[parse][
   REQUIRE(diagnostics.size() == 1);
   CHECK(to_string(diagnostics[0]) ==
         "formats/app.toml:4: error: unknown duration_unit 'fortnights' (use s, ms, us, ns or min)");
+}
+
+TEST_CASE("A web server's own format string stands for the regex and the time layout", "[parse][userformat]") {
+  std::vector<Diagnostic> diagnostics;
+  // nginx: the caching proxy's log_format with request time, upstream time, cache status and
+  // the Set-Cookie it sent.
+  const auto nginx = parse_format_file(R"toml(
+name = "bbs-cache"
+nginx_log_format = '$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" $request_time $upstream_response_time $upstream_cache_status "$sent_http_set_cookie"'
+samples = ['110.93.150.124 - - [02/Dec/2026:20:44:18 +0900] "GET /freeboard/3179993 HTTP/1.1" 200 9182 "-" "Mozilla/5.0 (compatible; Yeti/1.1)" 0.230 0.229 MISS "PHPSESSID=83vlr605edpf; path=/"']
+)toml",
+                                       "bbs.toml", diagnostics);
+  INFO((diagnostics.empty() ? std::string() : diagnostics.front().message));
+  REQUIRE(nginx);
+  auto parser = nginx->make_parser();
+  Record record;
+  REQUIRE(
+      parser->parse(
+          R"(1.2.3.4 - - [02/Dec/2026:20:44:19 +0900] "GET /a.css HTTP/2.0" 200 31840 "https://x/" "Mozilla/5.0" 0.000 - HIT "-")",
+          record) == ParseStatus::parsed);
+  CHECK(record.duration == 0);
+  REQUIRE(parser->parse(
+              R"(1.2.3.4 - - [02/Dec/2026:20:44:19 +0900] "GET /p HTTP/2.0" 200 9 "-" "M" 0.512 0.500, 0.011 MISS "-")",
+              record) == ParseStatus::parsed);
+  CHECK(record.duration == 512'000'000);  // $request_time, not the upstream's
+  // Apache / varnishncsa -F: %t with its brackets, %D in microseconds, a request-id header.
+  const auto varnish = parse_format_file(R"toml(
+name = "varnish"
+apache_log_format = '%h %l %u %t "%r" %s %b "%{Referer}i" "%{User-agent}i" %D %{Varnish:handling}x "%{X-Request-ID}i"'
+samples = ['203.0.113.9 - - [02/Dec/2026:20:41:00 +0000] "GET http://bbs.example.com/n/3 HTTP/1.1" 200 14620 "-" "Mozilla/5.0" 212345 miss "r-77"']
+)toml",
+                                         "varnish.toml", diagnostics);
+  REQUIRE(varnish);
+  parser = varnish->make_parser();
+  REQUIRE(
+      parser->parse(
+          R"(203.0.113.9 - - [02/Dec/2026:20:41:00 +0000] "GET http://b/n/3 HTTP/1.1" 200 14620 "-" "Mozilla/5.0" 212345 miss "r-77")",
+          record) == ParseStatus::parsed);
+  CHECK(record.duration == 212'345'000);
+  CHECK(record.group == "r-77");
+  // A format string without a time, or with both a format string and a regex, is an error.
+  diagnostics.clear();
+  CHECK_FALSE(parse_format_file("name = \"x\"\nnginx_log_format = '$remote_addr $status'\nsamples = ['1.2.3.4 200']\n",
+                                "x.toml", diagnostics));
+  REQUIRE_FALSE(diagnostics.empty());
+  CHECK(diagnostics.front().message == "the format has no time field");
 }
