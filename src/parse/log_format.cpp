@@ -64,7 +64,8 @@ bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) !
 
 void nginx_variable(Builder& out, std::string_view name) {
   if (name == "time_local") return out.time(k_clf_time, k_clf_layout);
-  if (name == "time_iso8601") return out.time(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:Z|[+-]\d\d:\d\d))", "%Y-%m-%dT%H:%M:%S%z");
+  if (name == "time_iso8601")
+    return out.time(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:Z|[+-]\d\d:\d\d))", "%Y-%m-%dT%H:%M:%S%z");
   if (name == "msec") return out.time(R"(\d+\.\d+)", "%s");
   if (name == "request_time") return out.duration(R"(\d+(?:\.\d+)?|-)", "s", true);
   // "0.012", "-", or one time per upstream tried ("0.500, 0.012"): the first is kept.
@@ -83,7 +84,8 @@ void apache_directive(Builder& out, char code, std::string_view argument) {
   }
   if (code == 'D') return out.duration(R"(\d+)", "us", true);
   if (code == 'T' && argument.empty()) return out.duration(R"(\d+)", "s", false);
-  if ((code == 'e' && argument == "UNIQUE_ID") || (code == 'i' && (argument == "X-Request-ID" || argument == "x-request-id")))
+  if ((code == 'e' && argument == "UNIQUE_ID") ||
+      (code == 'i' && (argument == "X-Request-ID" || argument == "x-request-id")))
     return out.group();
   if (code == '%') return out.literal('%');
   out.other();
