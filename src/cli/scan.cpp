@@ -144,6 +144,58 @@ report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Enco
 
 }  // namespace
 
+/// The trigger lines to align stalls with: the catalog's, its file-scope evidence (looked for
+/// as markers, once per distinct pattern) and --trigger.
+Expected<detect::AnalyzerOptions> analyzer_options_for(const catalog::Catalog& catalog, const ScanConfig& config) {
+  detect::AnalyzerOptions analyzer_options;
+  for (const catalog::Cause& cause : catalog.causes) {
+    for (const catalog::TriggerPattern& trigger : cause.triggers)
+      analyzer_options.triggers.push_back({cause.id, trigger.pattern, trigger.meaning, trigger.after_ms * 1e6});
+  }
+  std::set<std::string> markers;
+  for (const catalog::Cause& cause : catalog.causes) {
+    for (const catalog::EvidencePattern& evidence : cause.evidence) {
+      if (evidence.scope == catalog::EvidenceScope::file && markers.insert(evidence.pattern).second)
+        analyzer_options.triggers.push_back({cause.id, evidence.pattern, evidence.meaning, 0, true});
+    }
+  }
+  for (const std::string& pattern : config.triggers) {
+    auto regex = Regex::compile(pattern, "--trigger");
+    if (!regex) return unexpected(regex.error());
+    analyzer_options.triggers.push_back({std::string(), pattern, std::string()});
+  }
+  return analyzer_options;
+}
+
+/// Reads every input (the given texts, or the files and folders named) into the pipeline.
+std::vector<report::Input> read_inputs(const ScanConfig& config, Pipeline& pipeline, source::SourceTable& sources,
+                                       std::vector<Diagnostic>& diagnostics) {
+  std::vector<report::Input> inputs;
+  if (!config.texts.empty()) {
+    for (const NamedText& text : config.texts) {
+      const SourceId id = sources.add(text.name);
+      source::Encoding encoding = source::Encoding::plain;
+      auto bytes = source::open_decoded(source::make_string_source(text.text), text.name, &encoding);
+      inputs.push_back(read_input(std::move(bytes), encoding, text.name, id, 0, config, pipeline, diagnostics));
+    }
+  } else {
+    const source::InputFilter filter{config.include, config.exclude};
+    for (const source::InputSpec& spec : source::expand_inputs(config.paths, diagnostics, filter)) {
+      const SourceId id = sources.add(spec.is_stdin ? "<stdin>" : spec.name);
+      source::Encoding encoding = source::Encoding::plain;
+      auto bytes = source::open_input(spec, &encoding);
+      if (!bytes) {
+        diagnostics.push_back(bytes.error());
+        inputs.push_back(report::Input{sources.name(id), "none", "plain", 0, 0, bytes.error().message});
+        continue;
+      }
+      inputs.push_back(read_input(std::move(*bytes), encoding, sources.name(id), id, source::modification_year(spec),
+                                  config, pipeline, diagnostics));
+    }
+  }
+  return inputs;
+}
+
 Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
   exit_code = k_exit_ok;
   std::vector<Diagnostic> diagnostics;
@@ -161,26 +213,9 @@ Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
   auto user_formats = load_user_formats(config.format_files, config.patterns_dir, format_diagnostics);
   if (!user_formats) return unexpected(user_formats.error());
 
-  detect::AnalyzerOptions analyzer_options;
-  for (const catalog::Cause& cause : catalog->causes) {
-    for (const catalog::TriggerPattern& trigger : cause.triggers)
-      analyzer_options.triggers.push_back({cause.id, trigger.pattern, trigger.meaning, trigger.after_ms * 1e6});
-  }
-  // Evidence looked for anywhere in the inputs (scope "file"): searched for as markers, once
-  // per distinct pattern.
-  std::set<std::string> markers;
-  for (const catalog::Cause& cause : catalog->causes) {
-    for (const catalog::EvidencePattern& evidence : cause.evidence) {
-      if (evidence.scope == catalog::EvidenceScope::file && markers.insert(evidence.pattern).second)
-        analyzer_options.triggers.push_back({cause.id, evidence.pattern, evidence.meaning, 0, true});
-    }
-  }
-  for (const std::string& pattern : config.triggers) {
-    auto regex = Regex::compile(pattern, "--trigger");
-    if (!regex) return unexpected(regex.error());
-    analyzer_options.triggers.push_back({std::string(), pattern, std::string()});
-  }
-  detect::Analyzer analyzer(std::move(analyzer_options));
+  auto analyzer_options = analyzer_options_for(*catalog, config);
+  if (!analyzer_options) return unexpected(analyzer_options.error());
+  detect::Analyzer analyzer(std::move(*analyzer_options));
   stream::GroupingOptions grouping;
   grouping.idle_timeout = static_cast<DurationNs>(config.idle_timeout_s * 1e9);
   // With more than one job, windows are analysed on a second thread while parsing goes on;
@@ -206,30 +241,7 @@ Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
   pipeline.durations = &durations;
   pipeline.user_formats = *user_formats;
   source::SourceTable sources;
-  std::vector<report::Input> inputs;
-
-  if (!config.texts.empty()) {
-    for (const NamedText& text : config.texts) {
-      const SourceId id = sources.add(text.name);
-      source::Encoding encoding = source::Encoding::plain;
-      auto bytes = source::open_decoded(source::make_string_source(text.text), text.name, &encoding);
-      inputs.push_back(read_input(std::move(bytes), encoding, text.name, id, 0, config, pipeline, diagnostics));
-    }
-  } else {
-    const source::InputFilter filter{config.include, config.exclude};
-    for (const source::InputSpec& spec : source::expand_inputs(config.paths, diagnostics, filter)) {
-      const SourceId id = sources.add(spec.is_stdin ? "<stdin>" : spec.name);
-      source::Encoding encoding = source::Encoding::plain;
-      auto bytes = source::open_input(spec, &encoding);
-      if (!bytes) {
-        diagnostics.push_back(bytes.error());
-        inputs.push_back(report::Input{sources.name(id), "none", "plain", 0, 0, bytes.error().message});
-        continue;
-      }
-      inputs.push_back(read_input(std::move(*bytes), encoding, sources.name(id), id, source::modification_year(spec),
-                                  config, pipeline, diagnostics));
-    }
-  }
+  std::vector<report::Input> inputs = read_inputs(config, pipeline, sources, diagnostics);
   streams.finish();
   if (queue) queue->finish();
   detect::DetectionResult detection = analyzer.finish();

@@ -101,6 +101,176 @@ bool valid_name(std::string_view name) {
 
 }  // namespace
 
+namespace {
+
+/// One format file being read: its table, and where its problems go.
+struct FileReader {
+  const toml::table& root;
+  const std::string& file;
+  std::vector<Diagnostic>& diagnostics;
+
+  void error(const toml::node& node, std::string message, std::string hint = {}) const {
+    diagnostics.push_back(make_error(where(file, node), std::move(message), std::move(hint)));
+  }
+  std::string string_of(std::string_view key, bool required) const {
+    const toml::node* node = root.get(key);
+    if (node == nullptr) {
+      if (required) error(root, fmt::format("missing key '{}'", key));
+      return {};
+    }
+    if (!node->is_string()) {
+      error(*node, fmt::format("'{}' must be a string", key));
+      return {};
+    }
+    return std::string(*node->value<std::string_view>());
+  }
+};
+
+void check_keys(const FileReader& in) {
+  static constexpr std::array<std::string_view, 9> k_keys = {"name",
+                                                             "description",
+                                                             "regex",
+                                                             "time_layout",
+                                                             "zone",
+                                                             "duration_unit",
+                                                             "samples",
+                                                             "nginx_log_format",
+                                                             "apache_log_format"};
+  for (const auto& [key, node] : in.root) {
+    if (std::find(k_keys.begin(), k_keys.end(), key.str()) == k_keys.end()) {
+      in.error(node, fmt::format("unknown key '{}' in a format file", key.str()),
+               "known keys: name, description, regex, time_layout, zone, duration_unit, samples, nginx_log_format, "
+               "apache_log_format");
+    }
+  }
+}
+
+/// The line's description: regex and time_layout, or a web server's own format string (nginx
+/// log_format, Apache LogFormat, varnishncsa -F) standing for both and the duration unit.
+struct LineSpec {
+  std::string pattern, layout, duration_unit;
+  const toml::node* pattern_node = nullptr;
+  const toml::node* layout_node = nullptr;
+};
+
+LineSpec read_line_spec(const FileReader& in) {
+  LineSpec spec;
+  const toml::node* server = in.root.get("nginx_log_format");
+  const bool nginx = server != nullptr;
+  if (server == nullptr) server = in.root.get("apache_log_format");
+  if (server == nullptr) {
+    spec.pattern = in.string_of("regex", true);
+    spec.layout = in.string_of("time_layout", true);
+    spec.pattern_node = in.root.get("regex");
+    spec.layout_node = in.root.get("time_layout");
+    return spec;
+  }
+  spec.pattern_node = spec.layout_node = server;
+  if (in.root.get("regex") != nullptr || in.root.get("time_layout") != nullptr)
+    in.error(*server, "give either a server's log format or regex and time_layout, not both");
+  const std::string text = in.string_of(nginx ? "nginx_log_format" : "apache_log_format", true);
+  auto translated = nginx ? translate_nginx_log_format(text) : translate_apache_log_format(text);
+  if (!translated) {
+    in.error(*server, translated.error().message, translated.error().hint);
+    return spec;
+  }
+  spec.pattern = translated->regex;
+  spec.layout = translated->time_layout;
+  spec.duration_unit = translated->duration_unit;
+  return spec;
+}
+
+void compile_regex(const FileReader& in, const LineSpec& spec, UserFormat& format) {
+  if (spec.pattern.empty()) return;
+  auto regex = Regex::compile(spec.pattern, where(in.file, *spec.pattern_node));
+  if (!regex) {
+    in.diagnostics.push_back(regex.error());
+    return;
+  }
+  const std::vector<std::string> names = regex->group_names();
+  for (std::size_t i = 1; i < names.size(); ++i) {
+    const int index = static_cast<int>(i);
+    if (names[i] == "time") format.time_group = index;
+    if (names[i] == "group") format.group_group = index;
+    if (names[i] == "message") format.message_group = index;
+    if (names[i] == "channel") format.channel_group = index;
+    if (names[i] == "level") format.level_group = index;
+    if (names[i] == "duration") format.duration_group = index;
+  }
+  if (format.time_group == 0) {
+    in.error(*spec.pattern_node, "the regex needs a named group 'time': (?P<time>...)",
+             "other groups it may name: group, message, channel, level, duration");
+  }
+  format.regex = std::make_shared<const Regex>(std::move(*regex));
+}
+
+/// The time layout, the zone and the duration unit.
+void read_time_and_unit(const FileReader& in, const LineSpec& spec, UserFormat& format) {
+  if (!spec.layout.empty()) {
+    auto layout = TimeLayout::compile(spec.layout, where(in.file, *spec.layout_node));
+    if (!layout)
+      in.diagnostics.push_back(layout.error());
+    else
+      format.layout = std::move(*layout);
+  }
+  if (const std::string zone = in.string_of("zone", false); !zone.empty()) {
+    auto loaded = Zone::load(zone);
+    if (!loaded)
+      in.error(*in.root.get("zone"), loaded.error().message);
+    else
+      format.zone = std::make_shared<const Zone>(std::move(*loaded));
+  }
+  std::string unit = in.string_of("duration_unit", false);
+  if (unit.empty()) unit = spec.duration_unit;
+  if (unit.empty()) return;
+  static constexpr std::array<std::pair<std::string_view, DurationNs>, 5> k_units = {
+      {{"s", k_ns_per_s}, {"ms", k_ns_per_ms}, {"us", k_ns_per_us}, {"ns", 1}, {"min", 60 * k_ns_per_s}}};
+  const auto it = std::find_if(k_units.begin(), k_units.end(), [&](const auto& u) { return u.first == unit; });
+  if (it == k_units.end()) {
+    const toml::node* node = in.root.get("duration_unit");
+    in.error(node != nullptr ? *node : *spec.pattern_node, fmt::format("unknown duration_unit '{}'", unit),
+             "use s, ms, us, ns or min");
+  } else {
+    format.duration_unit = it->second;
+  }
+}
+
+std::vector<std::string> read_samples(const FileReader& in) {
+  std::vector<std::string> samples;
+  const toml::node* node = in.root.get("samples");
+  if (node == nullptr) {
+    in.error(in.root, "missing key 'samples'", "give at least one real line of the format; the loader parses it");
+    return samples;
+  }
+  const toml::array* array = node->as_array();
+  if (array == nullptr || array->empty()) in.error(*node, "'samples' must be a non-empty array of log lines");
+  if (array == nullptr) return samples;
+  for (const toml::node& item : *array) {
+    if (item.is_string())
+      samples.emplace_back(*item.value<std::string_view>());
+    else
+      in.error(item, "samples must be strings");
+  }
+  return samples;
+}
+
+/// Every sample must parse.
+void check_samples(const FileReader& in, const FormatInfo& info, const std::vector<std::string>& samples) {
+  auto parser = info.make_parser();
+  parser->learn(samples, TimeSettings{});
+  for (const std::string& sample : samples) {
+    Record record;
+    if (parser->parse(sample, record) != ParseStatus::parsed) {
+      in.error(*in.root.get("samples"),
+               fmt::format("sample does not parse: {}{}", sample,
+                           parser->reason().empty() ? std::string(" (the regex does not match)")
+                                                    : " (" + std::string(parser->reason()) + ")"));
+    }
+  }
+}
+
+}  // namespace
+
 std::optional<FormatInfo> parse_format_file(std::string_view text, const std::string& file,
                                             std::vector<Diagnostic>& diagnostics) {
   toml::table root;
@@ -113,147 +283,25 @@ std::optional<FormatInfo> parse_format_file(std::string_view text, const std::st
     return std::nullopt;
   }
   const std::size_t before = diagnostics.size();
-  auto error = [&](const toml::node& node, std::string message, std::string hint = {}) {
-    diagnostics.push_back(make_error(where(file, node), std::move(message), std::move(hint)));
-  };
-  static constexpr std::array<std::string_view, 9> k_keys = {"name",
-                                                             "description",
-                                                             "regex",
-                                                             "time_layout",
-                                                             "zone",
-                                                             "duration_unit",
-                                                             "samples",
-                                                             "nginx_log_format",
-                                                             "apache_log_format"};
-  for (const auto& [key, node] : root) {
-    if (std::find(k_keys.begin(), k_keys.end(), key.str()) == k_keys.end()) {
-      error(node, fmt::format("unknown key '{}' in a format file", key.str()),
-            "known keys: name, description, regex, time_layout, zone, duration_unit, samples, nginx_log_format, "
-            "apache_log_format");
-    }
-  }
-  auto string_of = [&](std::string_view key, bool required) -> std::string {
-    const toml::node* node = root.get(key);
-    if (node == nullptr) {
-      if (required) error(root, fmt::format("missing key '{}'", key));
-      return {};
-    }
-    if (!node->is_string()) {
-      error(*node, fmt::format("'{}' must be a string", key));
-      return {};
-    }
-    return std::string(*node->value<std::string_view>());
-  };
+  const FileReader in{root, file, diagnostics};
+  check_keys(in);
   FormatInfo info;
-  info.name = string_of("name", true);
-  info.description = string_of("description", false);
-  // A web server's own format string (nginx log_format, Apache LogFormat, varnishncsa -F)
-  // stands for regex, time_layout and duration_unit.
-  const toml::node* server_format = root.get("nginx_log_format");
-  const bool nginx = server_format != nullptr;
-  if (server_format == nullptr) server_format = root.get("apache_log_format");
-  std::string pattern, layout_text, translated_unit;
-  if (server_format != nullptr) {
-    if (root.get("regex") != nullptr || root.get("time_layout") != nullptr)
-      error(*server_format, "give either a server's log format or regex and time_layout, not both");
-    const std::string spec = string_of(nginx ? "nginx_log_format" : "apache_log_format", true);
-    auto translated = nginx ? translate_nginx_log_format(spec) : translate_apache_log_format(spec);
-    if (!translated) {
-      error(*server_format, translated.error().message, translated.error().hint);
-    } else {
-      pattern = translated->regex;
-      layout_text = translated->time_layout;
-      translated_unit = translated->duration_unit;
-    }
-  } else {
-    pattern = string_of("regex", true);
-    layout_text = string_of("time_layout", true);
-  }
-  const toml::node* pattern_node = server_format != nullptr ? server_format : root.get("regex");
-  const toml::node* layout_node = server_format != nullptr ? server_format : root.get("time_layout");
+  info.name = in.string_of("name", true);
+  info.description = in.string_of("description", false);
   if (!info.name.empty() && !valid_name(info.name)) {
-    error(*root.get("name"), fmt::format("format name '{}' must be letters, digits, - and _", info.name));
+    in.error(*root.get("name"), fmt::format("format name '{}' must be letters, digits, - and _", info.name));
   }
+  const LineSpec spec = read_line_spec(in);
   auto format = std::make_shared<UserFormat>();
-  if (!pattern.empty()) {
-    auto regex = Regex::compile(pattern, where(file, *pattern_node));
-    if (!regex) {
-      diagnostics.push_back(regex.error());
-    } else {
-      const std::vector<std::string> names = regex->group_names();
-      for (std::size_t i = 1; i < names.size(); ++i) {
-        const int index = static_cast<int>(i);
-        if (names[i] == "time") format->time_group = index;
-        if (names[i] == "group") format->group_group = index;
-        if (names[i] == "message") format->message_group = index;
-        if (names[i] == "channel") format->channel_group = index;
-        if (names[i] == "level") format->level_group = index;
-        if (names[i] == "duration") format->duration_group = index;
-      }
-      if (format->time_group == 0) {
-        error(*pattern_node, "the regex needs a named group 'time': (?P<time>...)",
-              "other groups it may name: group, message, channel, level, duration");
-      }
-      format->regex = std::make_shared<const Regex>(std::move(*regex));
-    }
-  }
-  if (!layout_text.empty()) {
-    auto layout = TimeLayout::compile(layout_text, where(file, *layout_node));
-    if (!layout)
-      diagnostics.push_back(layout.error());
-    else
-      format->layout = std::move(*layout);
-  }
-  if (const std::string zone = string_of("zone", false); !zone.empty()) {
-    auto loaded = Zone::load(zone);
-    if (!loaded)
-      error(*root.get("zone"), loaded.error().message);
-    else
-      format->zone = std::make_shared<const Zone>(std::move(*loaded));
-  }
-  std::string unit_text = string_of("duration_unit", false);
-  if (unit_text.empty()) unit_text = translated_unit;
-  if (const std::string unit = unit_text; !unit.empty()) {
-    static constexpr std::array<std::pair<std::string_view, DurationNs>, 5> k_units = {
-        {{"s", k_ns_per_s}, {"ms", k_ns_per_ms}, {"us", k_ns_per_us}, {"ns", 1}, {"min", 60 * k_ns_per_s}}};
-    const auto it = std::find_if(k_units.begin(), k_units.end(), [&](const auto& u) { return u.first == unit; });
-    if (it == k_units.end())
-      error(root.get("duration_unit") != nullptr ? *root.get("duration_unit") : *server_format,
-            fmt::format("unknown duration_unit '{}'", unit), "use s, ms, us, ns or min");
-    else
-      format->duration_unit = it->second;
-  }
-  std::vector<std::string> samples;
-  if (const toml::node* node = root.get("samples")) {
-    const toml::array* array = node->as_array();
-    if (array == nullptr || array->empty()) error(*node, "'samples' must be a non-empty array of log lines");
-    if (array != nullptr) {
-      for (const toml::node& item : *array) {
-        if (item.is_string())
-          samples.emplace_back(*item.value<std::string_view>());
-        else
-          error(item, "samples must be strings");
-      }
-    }
-  } else {
-    error(root, "missing key 'samples'", "give at least one real line of the format; the loader parses it");
-  }
+  compile_regex(in, spec, *format);
+  read_time_and_unit(in, spec, *format);
+  const std::vector<std::string> samples = read_samples(in);
   if (diagnostics.size() != before) return std::nullopt;
 
   std::shared_ptr<const UserFormat> shared = format;
   info.sample = samples.front();
   info.make_parser = [shared]() -> std::unique_ptr<LineParser> { return std::make_unique<UserLineParser>(shared); };
-  // Every sample must parse.
-  auto parser = info.make_parser();
-  parser->learn(samples, TimeSettings{});
-  for (const std::string& sample : samples) {
-    Record record;
-    if (parser->parse(sample, record) != ParseStatus::parsed) {
-      error(*root.get("samples"), fmt::format("sample does not parse: {}{}", sample,
-                                              parser->reason().empty() ? std::string(" (the regex does not match)")
-                                                                       : " (" + std::string(parser->reason()) + ")"));
-    }
-  }
+  check_samples(in, info, samples);
   if (diagnostics.size() != before) return std::nullopt;
   if (info.description.empty()) info.description = "user-defined format from " + file;
   return info;

@@ -256,7 +256,11 @@ class GenericLineParser final : public LineParser {
       if (m_ranked.size() >= k_ranked) break;
       m_ranked.push_back({tally.family, tally.anchor});
     }
-    // The year for yearless stamps: the first sample stamp that has one.
+    learn_base_year(lines);
+  }
+
+  /// The year for yearless stamps: the first sample stamp that has one.
+  void learn_base_year(const std::vector<std::string_view>& lines) {
     for (std::string_view line : lines) {
       StampFields stamp;
       if (find_stamp(line, stamp) == 0) continue;
