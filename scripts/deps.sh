@@ -12,8 +12,8 @@ GAPSCAN_BUILD_PACKAGES=(
 )
 # Tests: the real memcached and Redis servers with their PHP extensions for the live tests;
 # tzdata for the --tz tests; python3 for the seed incidents' log generators (tests/seed).
-# iproute2, nftables and dnsmasq-base for the network-fault tests (tests/netfaults).
-GAPSCAN_TEST_PACKAGES=(memcached redis-server php-cli php-memcached php-redis procps tzdata python3 iproute2 nftables dnsmasq-base)
+# iproute2 (ip, nstat), nftables, dnsmasq-base and curl for the network-fault tests (tests/netfaults).
+GAPSCAN_TEST_PACKAGES=(memcached redis-server php-cli php-memcached php-redis procps tzdata python3 iproute2 nftables dnsmasq-base curl)
 # CI extras: format and lint checks; python3 for the corpus scorer (bench/score_corpus.sh).
 GAPSCAN_CI_PACKAGES=(clang-format clang-tidy python3)
 

@@ -1,11 +1,13 @@
 #include <gapscan/catalog/embedded.hpp>
 #include <gapscan/catalog/loader.hpp>
+#include <gapscan/parse/fields.hpp>
 
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -142,20 +144,89 @@ std::string stem_of(const std::string& name) { return std::filesystem::path(name
 
 constexpr std::array<std::string_view, 5> k_scopes = {"before", "after", "around", "request", "file"};
 
+/// Per name of a field test, the unit of a bare number: the one the name implies (`wait_ms`,
+/// curl's `time_connect` in seconds), else `unit`; an error when neither says.
+std::vector<std::int64_t> field_units(FileChecker& check, const toml::table& table, const FieldTest& test) {
+  static constexpr std::array<std::pair<std::string_view, std::int64_t>, 4> k_units = {
+      {{"s", k_ns_per_s}, {"ms", k_ns_per_ms}, {"us", k_ns_per_us}, {"ns", 1}}};
+  std::int64_t given = 0;
+  if (const toml::node* node = table.get("unit")) {
+    const std::string unit = check.string(table, "unit", table);
+    for (const auto& [name, ns] : k_units) {
+      if (unit == name) given = ns;
+    }
+    if (given == 0) check.error(check.where(*node), fmt::format("unknown unit '{}'", unit), "one of s, ms, us, ns");
+  }
+  std::vector<std::int64_t> units;
+  for (const std::string& name : test.names) {
+    const std::int64_t implied = parse::duration_unit_of_key(name);
+    units.push_back(implied != 0 ? implied : given);
+    if (units.back() == 0 && !table.get("unit")) {
+      check.error(check.where(table),
+                  fmt::format("field '{}' is compared as a duration, but its name implies no unit", name),
+                  "add unit = \"s\", \"ms\", \"us\" or \"ns\" (used for the names that imply none)");
+    }
+  }
+  return units;
+}
+
+/// `field` (with `pattern`, `above_ms`, `below_ms`, `unit`): the test and a description of it.
+std::optional<FieldTest> parse_field_test(FileChecker& check, const toml::table& table, EvidenceScope scope,
+                                          std::string& description) {
+  FieldTest test;
+  std::string names = check.string(table, "field", table);
+  for (std::size_t start = 0; start <= names.size();) {
+    const std::size_t bar = std::min(names.find('|', start), names.size());
+    if (bar > start) test.names.push_back(names.substr(start, bar - start));
+    start = bar + 1;
+  }
+  if (test.names.empty()) check.error(check.where(table), "'field' names no field", "e.g. field = \"time_connect\"");
+  if (scope == EvidenceScope::file) {
+    check.error(check.where(table), "a field test cannot have scope \"file\"",
+                "file-scope evidence is searched on every line read: give a pattern");
+  }
+  test.above_ms = check.number(table, "above_ms", table, false);
+  test.below_ms = check.number(table, "below_ms", table, false);
+  test.above = check.number(table, "above", table, false);
+  test.below = check.number(table, "below", table, false);
+  test.has_regex = table.get("pattern") != nullptr;
+  if (!test.has_regex && !test.above_ms && !test.below_ms && !test.above && !test.below) {
+    check.error(check.where(table),
+                "a field test needs a 'pattern' for its value, or a bound: above_ms, below_ms, above, below");
+  }
+  if (test.above_ms || test.below_ms) test.units = field_units(check, table, test);
+  description = names;
+  if (test.has_regex) description += fmt::format(" ~ {}", check.string(table, "pattern", table));
+  if (test.above_ms) description += fmt::format(" >= {:g} ms", *test.above_ms);
+  if (test.below_ms) description += fmt::format(" < {:g} ms", *test.below_ms);
+  const auto number = [](double v) { return v == std::floor(v) ? fmt::format("{:.0f}", v) : fmt::format("{:g}", v); };
+  if (test.above) description += " >= " + number(*test.above);
+  if (test.below) description += " < " + number(*test.below);
+  return test;
+}
+
 std::optional<EvidencePattern> parse_evidence(FileChecker& check, const toml::table& table) {
-  static constexpr std::array<std::string_view, 4> k_evidence_keys = {"pattern", "scope", "weight", "meaning"};
+  static constexpr std::array<std::string_view, 10> k_evidence_keys = {
+      "pattern", "scope", "weight", "meaning", "field", "above_ms", "below_ms", "above", "below", "unit"};
   check.check_keys(table, k_evidence_keys, "[[evidence]]");
-  const std::string pattern = check.string(table, "pattern", table);
+  const bool field = table.get("field") != nullptr;
+  const std::string pattern = check.string(table, "pattern", table, !field);
   const std::string scope = check.string(table, "scope", table);
   const double weight = check.number(table, "weight", table).value_or(0.5);
   const std::string meaning = check.string(table, "meaning", table);
+  if (!field) {
+    for (std::string_view key : {"above_ms", "below_ms", "above", "below", "unit"}) {
+      if (const toml::node* node = table.get(key))
+        check.error(check.where(*node), fmt::format("'{}' needs a 'field' to compare", key));
+    }
+  }
   const toml::node* pattern_node = table.get("pattern");
   auto regex = Regex::compile(pattern, pattern_node ? check.where(*pattern_node) : check.where(table));
   if (!regex) {
     check.add(regex.error());
     return std::nullopt;
   }
-  EvidencePattern evidence{pattern, std::move(*regex), EvidenceScope::around, weight, meaning};
+  EvidencePattern evidence{pattern, std::move(*regex), EvidenceScope::around, weight, meaning, std::nullopt};
   const auto known = std::find(k_scopes.begin(), k_scopes.end(), scope);
   if (known != k_scopes.end()) {
     evidence.scope = static_cast<EvidenceScope>(known - k_scopes.begin());
@@ -167,6 +238,7 @@ std::optional<EvidencePattern> parse_evidence(FileChecker& check, const toml::ta
     check.error(check.where(table), "evidence weight must be between -1 and 1 and not 0",
                 "a negative weight is counter-evidence");
   }
+  if (field) evidence.field = parse_field_test(check, table, evidence.scope, evidence.pattern);
   return evidence;
 }
 

@@ -93,9 +93,9 @@ double shape_factor(detect::Shape finding, const std::vector<std::string>& shape
 
 double significance(double log10_p) { return 1 - std::exp(-std::max(0.0, -log10_p - 2) / 2); }
 
-bool any_line(const Regex& regex, const std::vector<stats::EvidenceLine>& lines, std::string* example) {
+bool any_line(const EvidencePattern& pattern, const std::vector<stats::EvidenceLine>& lines, std::string* example) {
   for (const stats::EvidenceLine& line : lines) {
-    if (!regex.search(line.text)) continue;
+    if (!pattern.matches(line.text)) continue;
     if (example != nullptr && example->empty()) *example = line.text.substr(0, 200);
     return true;
   }
@@ -104,12 +104,12 @@ bool any_line(const Regex& regex, const std::vector<stats::EvidenceLine>& lines,
 
 bool scope_matches(const EvidencePattern& pattern, const stats::GapSample& sample, std::string* example) {
   const EvidenceScope scope = pattern.scope;
-  if (scope != EvidenceScope::after && any_line(pattern.regex, sample.before, example)) return true;
-  if (scope != EvidenceScope::before && pattern.regex.search(sample.after.text)) {
+  if (scope != EvidenceScope::after && any_line(pattern, sample.before, example)) return true;
+  if (scope != EvidenceScope::before && pattern.matches(sample.after.text)) {
     if (example != nullptr && example->empty()) *example = sample.after.text.substr(0, 200);
     return true;
   }
-  return scope == EvidenceScope::request && any_line(pattern.regex, sample.context, example);
+  return scope == EvidenceScope::request && any_line(pattern, sample.context, example);
 }
 
 /// Tests each evidence pattern of `cause` on the finding's samples (or the markers, for scope

@@ -542,6 +542,9 @@ bool find_duration(std::string_view text, DurationNs& out, std::uint8_t& digits)
   };
   next_equals = find_from('=', 0);
   next_colon = find_from(':', 0);
+  bool curl_phase = false;
+  DurationNs curl_out = 0;
+  std::uint8_t curl_digits = 0;
   while (true) {
     const std::size_t pos = std::min(next_equals, next_colon);
     if (pos >= size) break;
@@ -576,7 +579,19 @@ bool find_duration(std::string_view text, DurationNs& out, std::uint8_t& digits)
         unit = k_ns_per_s;
       }
     }
-    if (unit != 0 && parse_duration(number, unit, out, digits)) return true;
+    if (unit == 0 || !parse_duration(number, unit, out, digits)) continue;
+    // curl's timers are cumulative phases of one transfer (namelookup ≤ connect ≤ … ≤ total):
+    // the transfer's duration is time_total wherever the -w format puts it; without it, the
+    // last (largest) phase written.
+    if (!is_curl_timer(key) || equals_lower(key, "time_total")) return true;
+    curl_phase = true;
+    curl_out = out;
+    curl_digits = digits;
+  }
+  if (curl_phase) {
+    out = curl_out;
+    digits = curl_digits;
+    return true;
   }
   // "took 12ms", "took 1.5 s", "completed in 250ms", "[0.060ms]": found from their rarer letters ('k' of
   // took, 'n' of in) with memchr, then checked around.
@@ -607,6 +622,37 @@ bool find_duration(std::string_view text, DurationNs& out, std::uint8_t& digits)
     if (closed && number_at(open + 1)) return true;
   }
   return false;
+}
+
+DurationNs duration_unit_of_key(std::string_view key) {
+  if (const DurationNs unit = unit_of_key_suffix(key); unit != 0) return unit;
+  static constexpr std::array<std::string_view, 5> k_seconds = {"request_time", "upstream_response_time",
+                                                                "upstream_connect_time", "upstream_header_time", "rt"};
+  const bool seconds =
+      is_curl_timer(key) ||
+      std::any_of(k_seconds.begin(), k_seconds.end(), [&](std::string_view word) { return equals_lower(key, word); });
+  return seconds ? k_ns_per_s : 0;
+}
+
+bool duration_value(std::string_view value, DurationNs default_unit, DurationNs& out) {
+  while (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+  const std::size_t length = number_length(value);
+  if (length == 0) return false;
+  const std::string_view rest = value.substr(length);
+  DurationNs unit = unit_after_number(rest);
+  if (unit == 0) {
+    // "12abc" is not a duration; "0.500, 0.012" (one time per upstream tried) is its first
+    if (!rest.empty() && std::isalpha(static_cast<unsigned char>(rest.front()))) return false;
+    unit = default_unit;
+  }
+  std::uint8_t digits = 0;
+  return parse_duration(value.substr(0, length), unit, out, digits);
+}
+
+std::string_view field_value(std::string_view text, std::string_view name) {
+  if (const std::string_view value = key_value(text, name); !value.empty()) return value;
+  const std::string_view json = !text.empty() && text.front() == '{' ? text : trailing_json_object(text);
+  return json.empty() ? std::string_view() : json_path_value(json, name);
 }
 
 }  // namespace gapscan::parse

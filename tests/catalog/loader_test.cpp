@@ -202,3 +202,66 @@ TEST_CASE("Evidence scopes, counter-evidence and trigger windows load and are ch
     CHECK(d[0].message == "after_ms must be between 0 and 60000");
   }
 }
+
+TEST_CASE("Field evidence loads, is checked, and tests one field's value", "[catalog][loader][field]") {
+  const auto field_cause = [](const std::string& evidence) {
+    return replace(k_valid, "pattern = 'memcached'\n", evidence);
+  };
+  SECTION("a duration bound with the unit the names imply, per name") {
+    std::vector<Diagnostic> diagnostics;
+    const auto cause = parse_cause(field_cause("field = \"time_connect|connect_ms|connect_time\"\nunit = \"s\"\n"
+                                               "above_ms = 900\n"),
+                                   "patterns/demo.toml", diagnostics);
+    REQUIRE(cause);
+    const EvidencePattern& e = cause->evidence[0];
+    REQUIRE(e.field);
+    CHECK(e.field->names == std::vector<std::string>{"time_connect", "connect_ms", "connect_time"});
+    CHECK(e.field->units == std::vector<std::int64_t>{1'000'000'000, 1'000'000, 1'000'000'000});
+    CHECK(e.pattern == "time_connect|connect_ms|connect_time >= 900 ms");
+    CHECK(e.matches("op=upload time_connect=1.021 time_total=2.0"));
+    CHECK(e.matches("pool connect_ms=1003.5"));
+    CHECK(e.matches(R"(db pool: connected connect_time=3.037s)"));  // the value's own unit wins
+    CHECK(e.matches(R"({"msg":"x","connect_time":"1.2s"})"));
+    CHECK_FALSE(e.matches("op=upload time_connect=0.000190 time_total=1.002828"));
+    CHECK_FALSE(e.matches("time_connect=slow"));
+    CHECK_FALSE(e.matches("the connection took time_connect seconds"));  // no such field
+    CHECK_FALSE(e.matches("xtime_connect=5"));                           // another key
+  }
+  SECTION("a plain number bound and a regex on the value") {
+    std::vector<Diagnostic> diagnostics;
+    const auto size = parse_cause(field_cause("field = \"size_upload|request_length\"\nabove = 1048576\n"),
+                                  "patterns/demo.toml", diagnostics);
+    REQUIRE(size);
+    CHECK(size->evidence[0].pattern == "size_upload|request_length >= 1048576");
+    CHECK(size->evidence[0].matches("size_upload=1572864 time_total=1.0"));
+    CHECK_FALSE(size->evidence[0].matches("size_upload=16384 time_total=0.001"));
+    const auto status = parse_cause(field_cause("field = \"cache_status|upstream_cache_status\"\n"
+                                                "pattern = '(?i)^(?:miss|pass|bypass)$'\n"),
+                                    "patterns/demo.toml", diagnostics);
+    REQUIRE(status);
+    CHECK(status->evidence[0].matches("GET /wiki/A cache_status=MISS request_time=0.208"));
+    CHECK(status->evidence[0].matches(R"({"upstream_cache_status":"BYPASS","request_time":0.2})"));
+    CHECK_FALSE(status->evidence[0].matches("GET /wiki/MISS cache_status=HIT"));  // MISS elsewhere
+  }
+  SECTION("mistakes are reported") {
+    auto d = errors_of(field_cause("field = \"connect_time\"\nabove_ms = 900\n"));
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].message == "field 'connect_time' is compared as a duration, but its name implies no unit");
+    d = errors_of(field_cause("field = \"time_connect\"\n"));
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].message.starts_with("a field test needs a 'pattern' for its value, or a bound"));
+    d = errors_of(field_cause("field = \"time_connect\"\nabove_ms = 9\nunit = \"min\"\n"));
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].message == "unknown unit 'min'");
+    d = errors_of(field_cause("pattern = 'x'\nabove_ms = 9\n"));
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].message == "'above_ms' needs a 'field' to compare");
+    d = errors_of(
+        replace(field_cause("field = \"time_connect\"\nabove_ms = 9\n"), "scope = \"before\"", "scope = \"file\""));
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].message == "a field test cannot have scope \"file\"");
+    d = errors_of(field_cause("field = \"\"\nabove_ms = 9\nunit = \"s\"\n"));
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].message == "'field' names no field");
+  }
+}

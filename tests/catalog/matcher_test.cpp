@@ -21,7 +21,8 @@ Catalog demo_catalog() {
     delay.compare_upper = upper;
     delay.satellite_ms = value + 4;
     cause.delays.push_back(delay);
-    if (pattern) cause.evidence.push_back({pattern, *Regex::compile(pattern, "test"), EvidenceScope::before, 1.0, "m"});
+    if (pattern)
+      cause.evidence.push_back({pattern, *Regex::compile(pattern, "test"), EvidenceScope::before, 1.0, "m", {}});
     catalog.causes.push_back(std::move(cause));
   };
   add("delack", 44.0, true, 0.6, "memcached");
@@ -94,7 +95,8 @@ TEST_CASE("Counter-evidence lowers a cause, and file evidence counts in every sa
   Catalog catalog = demo_catalog();
   catalog.causes.pop_back();  // only "delack"
   Cause& delack = catalog.causes[0];
-  delack.evidence.push_back({"getaddrinfo", *Regex::compile("getaddrinfo", "test"), EvidenceScope::before, -0.5, "m"});
+  delack.evidence.push_back(
+      {"getaddrinfo", *Regex::compile("getaddrinfo", "test"), EvidenceScope::before, -0.5, "m", {}});
   const std::vector<detect::Finding> findings = {band(40.8, 42.8, 44.1, 500, "memcached getaddrinfo")};
   const auto against = rank_suspects(findings, catalog);
   REQUIRE(against.size() == 1);
@@ -107,7 +109,7 @@ TEST_CASE("Counter-evidence lowers a cause, and file evidence counts in every sa
   Catalog with_file = demo_catalog();
   with_file.causes[0].evidence.clear();
   with_file.causes[0].evidence.push_back(
-      {"THP enabled", *Regex::compile("THP enabled", "test"), EvidenceScope::file, 1.0, "m"});
+      {"THP enabled", *Regex::compile("THP enabled", "test"), EvidenceScope::file, 1.0, "m", {}});
   const std::vector<detect::Finding> plain = {band(40.8, 42.8, 44.1, 500, "an unrelated line")};
   CHECK(rank_suspects(plain, with_file)[0].best.evidence == 0);
   detect::MarkerHit marker;
@@ -124,7 +126,7 @@ TEST_CASE("Request evidence is looked for in the request's other lines", "[catal
   Catalog catalog = demo_catalog();
   catalog.causes[0].evidence.clear();
   catalog.causes[0].evidence.push_back(
-      {"Set-Cookie", *Regex::compile("Set-Cookie", "test"), EvidenceScope::request, 1.0, "m"});
+      {"Set-Cookie", *Regex::compile("Set-Cookie", "test"), EvidenceScope::request, 1.0, "m", {}});
   std::vector<detect::Finding> findings = {band(40.8, 42.8, 44.1, 500, "an unrelated line")};
   CHECK(rank_suspects(findings, catalog)[0].best.evidence == 0);
   for (stats::GapSample& sample : findings[0].samples) sample.context.push_back({LineLocation{}, "Set-Cookie: x=1"});

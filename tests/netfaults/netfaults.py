@@ -8,12 +8,21 @@ when the line is written, i.e. when the operation ended.
 
 Subcommands:
     tcp-server  IP PORT                 line server: reads "GET <n>\\n", answers "OK <n> ...\\n"
+    rr-server   IP PORT                 the same on persistent connections (a line per exchange)
+    upload-server IP PORT [--continue]  HTTP upload server (POST /upload); HTTP/1.0 by default,
+                                        which never answers "100 Continue"; --continue: HTTP/1.1,
+                                        which does (Python's handle_expect_100)
     http-server IP PORT                 http.server that answers GET / with a small body
     syn-client  IP PORT N [--pause-ms A,B]   one fresh TCP connection per request
+    rr-client   IP PORT N [--workers W] [--pause-ms A,B]
+                                        request/response exchanges on one persistent
+                                        connection per worker
     dns-client  NAME PORT N [--workers W] [--pause-ms A,B]
                                         getaddrinfo(NAME) per request, then an HTTP GET
     syn-sniff   IFACE PORT              AF_PACKET: logs every SYN to PORT (before netfilter)
-    truth       LOG OP [--min-ms X]     measured durations of OP -> truth.tsv rows
+    truth       LOG OP [--min-ms X] [--class-ms C] [--key K --scale F]
+                                        measured durations of OP -> truth.tsv rows (stalls in
+                                        classes of C ms; K the field, F its unit in ms)
 """
 import datetime
 import http.client
@@ -71,15 +80,33 @@ class LineHandler(socketserver.StreamRequestHandler):
             peer=f"{self.client_address[0]}:{self.client_address[1]}")
 
 
+class PersistentLineHandler(socketserver.StreamRequestHandler):
+    """One connection, many exchanges: "GET <n>" in, "OK <n> ..." out, until the client closes."""
+
+    def handle(self):
+        peer = f"{self.client_address[0]}:{self.client_address[1]}"
+        log("info", srv="rr", op="accept", peer=peer)
+        served = 0
+        while True:
+            line = self.rfile.readline(256)
+            if not line:
+                break
+            req = line.decode(errors="replace").split()[-1]
+            self.wfile.write(f"OK {req} {'x' * 64}\n".encode())
+            self.wfile.flush()
+            served += 1
+        log("info", srv="rr", op="close", peer=peer, served=served)
+
+
 class TServer(socketserver.ThreadingTCPServer):
     allow_reuse_address = True
     daemon_threads = True
     request_queue_size = 128
 
 
-def tcp_server(ip, port):
-    with TServer((ip, int(port)), LineHandler) as srv:
-        log("info", srv="tcp", op="listen", addr=f"{ip}:{port}")
+def tcp_server(ip, port, handler=LineHandler, name="tcp"):
+    with TServer((ip, int(port)), handler) as srv:
+        log("info", srv=name, op="listen", addr=f"{ip}:{port}")
         srv.serve_forever()
 
 
@@ -104,6 +131,45 @@ def http_server(ip, port):
         daemon_threads = True
     with S((ip, int(port)), HttpHandler) as srv:
         log("info", srv="http", op="listen", addr=f"{ip}:{port}")
+        srv.serve_forever()
+
+
+class UploadHandler(http.server.BaseHTTPRequestHandler):
+    """POST /upload: reads the body, answers 201. Python sends "100 Continue" itself only when
+    protocol_version is HTTP/1.1 (BaseHTTPRequestHandler.handle_expect_100)."""
+
+    def do_POST(self):
+        t0 = time.monotonic()
+        n = int(self.headers.get("Content-Length", "0"))
+        got = 0
+        while got < n:
+            chunk = self.rfile.read(min(65536, n - got))
+            if not chunk:
+                break
+            got += len(chunk)
+        body = f"stored {got}\n".encode()
+        self.send_response(201)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.wfile.write(body)
+        log("info", srv="upload", op="store", peer=self.client_address[0], bytes=got,
+            expect=self.headers.get("Expect", "-"), proto=self.protocol_version,
+            ms=f"{(time.monotonic() - t0) * 1000:.3f}")
+
+    def log_message(self, fmt, *a):
+        pass
+
+
+def upload_server(ip, port, args):
+    class H(UploadHandler):
+        protocol_version = "HTTP/1.1" if "--continue" in args else "HTTP/1.0"
+
+    class S(http.server.ThreadingHTTPServer):
+        allow_reuse_address = True
+        daemon_threads = True
+    with S((ip, int(port)), H) as srv:
+        log("info", srv="upload", op="listen", addr=f"{ip}:{port}", proto=H.protocol_version)
         srv.serve_forever()
 
 
@@ -136,6 +202,49 @@ def syn_client(ip, port, n, args):
         finally:
             s.close()
         time.sleep(random.uniform(plo, phi))
+
+
+def rr_client(ip, port, n, args):
+    """Short request/response exchanges, the way a client of a cache or an RPC service makes
+    them: each worker keeps one connection and sends one small request at a time."""
+    port, n = int(port), int(n)
+    workers = opt(args, "--workers", 1)
+    plo, phi = parse_pause(args)
+    counter = iter(range(1, n + 1))
+    lock = threading.Lock()
+
+    def next_req():
+        with lock:
+            return next(counter, None)
+
+    def work():
+        t0 = time.monotonic()
+        s = socket.create_connection((ip, port), timeout=30)
+        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        f = s.makefile("rb")
+        log("info", op="connect", ms=f"{(time.monotonic() - t0) * 1000:.3f}", peer=f"{ip}:{port}")
+        while True:
+            req = next_req()
+            if req is None:
+                break
+            t1 = time.monotonic()
+            try:
+                s.sendall(f"GET {req}\n".encode())
+                reply = f.readline()
+            except OSError as e:
+                log("error", req=req, op="get", ms=f"{(time.monotonic() - t1) * 1000:.3f}",
+                    err=f'"{e}"')
+                break
+            log("info", req=req, op="get", ms=f"{(time.monotonic() - t1) * 1000:.3f}",
+                bytes=len(reply))
+            time.sleep(random.uniform(plo, phi))
+        s.close()
+
+    ts = [threading.Thread(target=work, name=f"w{i}") for i in range(workers)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
 
 
 def dns_client(name, port, n, args):
@@ -218,33 +327,35 @@ def syn_sniff(iface, port):
 
 # ---------------------------------------------------------------- truth
 
-def read_ms(path, op):
+def read_ms(path, op, key="ms", scale=1.0):
     out = []
     with open(path) as f:
         for line in f:
             if f" op={op} " not in line or "level=info" not in line:
                 continue
             for tok in line.split():
-                if tok.startswith("ms="):
-                    out.append(float(tok[3:]))
+                if tok.startswith(key + "="):
+                    out.append(float(tok[len(key) + 1:]) * scale)
     return out
 
 
 def truth(path, op, args):
     min_ms = opt(args, "--min-ms", 900.0)
-    ms = read_ms(path, op)
+    class_ms = opt(args, "--class-ms", 1000.0)
+    ms = read_ms(path, op, opt(args, "--key", "ms"), opt(args, "--scale", 1.0))
     slow = sorted(v for v in ms if v >= min_ms)
     fast = sorted(v for v in ms if v < min_ms)
     rows = [("op", op), ("count", len(ms)), (f"slow_ge_{min_ms:g}ms", len(slow)),
             ("slow_median_ms", f"{statistics.median(slow):.3f}" if slow else "nan"),
             ("fast_median_ms", f"{statistics.median(fast):.3f}" if fast else "nan"),
             ("max_ms", f"{max(ms):.3f}" if ms else "nan")]
-    # classes of whole seconds (1, 2, 3 … s stalls)
+    # classes of whole multiples of class_ms (1, 2, 3 … s stalls; 200, 400 … ms)
     classes = {}
     for v in slow:
-        classes.setdefault(round(v / 1000.0), []).append(v)
+        classes.setdefault(round(v / class_ms), []).append(v)
     for k in sorted(classes):
-        rows.append((f"class_{k}s", f"{len(classes[k])} median={statistics.median(classes[k]):.3f}"))
+        rows.append((f"class_{k * class_ms:g}ms",
+                     f"{len(classes[k])} median={statistics.median(classes[k]):.3f}"))
     for k, v in rows:
         print(f"{k}\t{v}")
 
@@ -275,6 +386,12 @@ def main(argv):
     cmd, a = argv[1], argv[2:]
     if cmd == "tcp-server":
         tcp_server(a[0], a[1])
+    elif cmd == "rr-server":
+        tcp_server(a[0], a[1], PersistentLineHandler, "rr")
+    elif cmd == "upload-server":
+        upload_server(a[0], a[1], a[2:])
+    elif cmd == "rr-client":
+        rr_client(a[0], a[1], a[2], a[3:])
     elif cmd == "http-server":
         http_server(a[0], a[1])
     elif cmd == "syn-client":

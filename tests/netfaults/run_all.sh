@@ -37,7 +37,7 @@ def desc(f):
     return (f"{f['cause']} conf={f['confidence']:.2f} interval={f['interval_ms']:.1f}ms "
             f"({f.get('values', 'gaps')}, {f['gaps']} members)")
 slow_key = next(k for k in truth if k.startswith("slow_ge_"))
-measured = (f"measured: {truth['count']} {truth['op']}s, {truth[slow_key]} >= 0.9 s "
+measured = (f"measured: {truth['count']} {truth['op']}s, {truth[slow_key]} >= {slow_key[8:]} "
             f"(median {truth['slow_median_ms']} ms), the others median {truth['fast_median_ms']} ms")
 if kind == "fault":
     if not fs:
@@ -52,13 +52,17 @@ if kind == "fault":
     cname, (cn, cmed) = min(classes.items(), key=lambda kv: abs(kv[1][1] - f["interval_ms"]))
     dev = abs(f["interval_ms"] - cmed) / cmed
     dev_all = abs(f["interval_ms"] - med_all) / med_all
-    ok = f["cause"] == want and dev <= 0.05
-    why = "" if ok else (f" [want {want} first]" if f["cause"] != want else " [interval off]")
+    # want: the cause, or causes the log cannot tell apart ("a|b": a lost segment's tail loss
+    # probe and its retransmission timeout fire at the same time; only the kernel's counters,
+    # printed from truth.tsv, say which)
+    ok = f["cause"] in want.split("|") and dev <= 0.05
+    why = "" if ok else (f" [want {want} first]" if f["cause"] not in want.split("|") else " [interval off]")
     alts = ", ".join(f"{a['cause']} {a['confidence']:.2f}" for a in f.get("alternatives", []))
     cls = " ".join(f"{k[6:]}:{v[0]}@{v[1]:.1f}ms" for k, v in sorted(classes.items()))
+    kernel = " ".join(f"{k[7:]}={v}" for k, v in truth.items() if k.startswith("kernel_"))
     print(f"first={desc(f)} dev={dev*100:.2f}% from {cname[6:]} class median {cmed:.1f} ms "
           f"({dev_all*100:.2f}% from all-stall median); also fits: {alts or '-'}; "
-          f"{measured}, classes {cls}{why}")
+          f"{measured}, classes {cls}{'; kernel ' + kernel if kernel else ''}{why}")
     sys.exit(0 if ok else 1)
 elif kind == "control":
     high = [f for f in fs if f["confidence"] >= 0.6]
@@ -113,6 +117,10 @@ run_case syn_drop_control control syn_drop.sh    --control
 run_case syn_outage       outage  syn_drop.sh    --outage
 run_case dns_timeout      fault   dns_timeout.sh ""          dns_resolver_timeout
 run_case dns_timeout_control control dns_timeout.sh --control
+run_case packet_loss      fault   packet_loss.sh ""          "tcp_rto_retransmission|tcp_tail_loss_probe"
+run_case packet_loss_control control packet_loss.sh --control
+run_case expect_continue  fault   expect_continue.sh ""      http_expect_100_continue_wait
+run_case expect_continue_control control expect_continue.sh --control
 
 [ $fails = 0 ] || { echo "$fails case(s) failed"; exit 1; }
 # Every case skipped (no network namespaces here): CTest reports the test as skipped.

@@ -99,8 +99,14 @@ TEST_CASE("Durations a message logs", "[parse][fields]") {
   CHECK(d == 17'000'000);
   REQUIRE(found("lookup wait_us=250"));
   CHECK(d == 250'000);
+  // curl's timers are cumulative phases of one transfer: time_total is its duration, wherever
+  // the -w format writes it; without it, the last phase written.
   REQUIRE(found("code=200 time_namelookup=0.004 time_connect=1.021 time_total=1.100"));
-  CHECK(d == 4'000'000);
+  CHECK(d == 1'100'000'000);
+  REQUIRE(found("time_total=0.250 time_namelookup=0.004 code=200"));
+  CHECK(d == 250'000'000);
+  REQUIRE(found("code=200 time_namelookup=0.004 time_connect=1.021 time_starttransfer=1.050"));
+  CHECK(d == 1'050'000'000);
   REQUIRE(found("code=200 time_total=1.100"));
   CHECK(d == 1'100'000'000);
   // A setting logged on every line is not a measured wait.
@@ -140,4 +146,26 @@ TEST_CASE("The key that groups a log's lines is learnt from its first lines", "[
   const GroupKeyChoice conn = learn(known);
   CHECK(conn.key == "conn");
   CHECK(conn.known);
+}
+
+TEST_CASE("A field's value is found by name and read as a duration", "[parse][fields]") {
+  CHECK(field_value("op=get time_connect=1.021 ms=3", "time_connect") == "1.021");
+  CHECK(field_value(R"(msg="x" cache_status="MISS")", "cache_status") == "MISS");
+  CHECK(field_value(R"({"timing":{"connect":0.5},"status":200})", "timing.connect") == "0.5");
+  CHECK(field_value(R"(2026-01-01 app: done {"upstream_cache_status":"HIT"})", "upstream_cache_status") == "HIT");
+  CHECK(field_value("op=get ms=3", "time_connect").empty());
+  CHECK(duration_unit_of_key("time_connect") == k_ns_per_s);
+  CHECK(duration_unit_of_key("upstream_connect_time") == k_ns_per_s);
+  CHECK(duration_unit_of_key("connect_ms") == k_ns_per_ms);
+  CHECK(duration_unit_of_key("waitUs") == k_ns_per_us);
+  CHECK(duration_unit_of_key("connect_time") == 0);
+  DurationNs d = 0;
+  REQUIRE(duration_value("1.021", k_ns_per_s, d));
+  CHECK(d == 1'021'000'000);
+  REQUIRE(duration_value("12ms", k_ns_per_s, d));
+  CHECK(d == 12'000'000);
+  REQUIRE(duration_value("0.500, 0.012", k_ns_per_s, d));
+  CHECK(d == 500'000'000);
+  CHECK_FALSE(duration_value("12abc", k_ns_per_s, d));
+  CHECK_FALSE(duration_value("-", k_ns_per_s, d));
 }

@@ -3,6 +3,7 @@
 
 #include <gapscan/core/regex.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,12 +33,29 @@ enum class EvidenceScope { before, after, around, request, file };
 
 std::string_view to_string(EvidenceScope scope);
 
+/// Evidence read from one field of a line instead of its whole text: the field is found by
+/// name (`name=value`, or a key path of the line's JSON object); its value must match the
+/// evidence's regex (when it has one) and lie within the duration bounds (when given).
+struct FieldTest {
+  std::vector<std::string> names;   ///< the field's names, any of them ("time_connect", "connect_time")
+  std::optional<double> above_ms;   ///< the value, as a duration, is at least this
+  std::optional<double> below_ms;   ///< the value, as a duration, is less than this
+  std::optional<double> above;      ///< the value, as a plain number (bytes, a count), is at least this
+  std::optional<double> below;      ///< the value, as a plain number, is less than this
+  std::vector<std::int64_t> units;  ///< per name, the unit of a bare number (the name's, or `unit`)
+  bool has_regex = false;           ///< the value must match the evidence's regex
+};
+
 struct EvidencePattern {
-  std::string pattern;  ///< RE2, as written
+  std::string pattern;  ///< RE2, as written; for a field test, a description of it
   Regex regex;
   EvidenceScope scope = EvidenceScope::around;
   double weight = 0.5;  ///< negative: counter-evidence, lowers the cause when it matches
   std::string meaning;
+  std::optional<FieldTest> field;
+
+  /// True when the line holds this evidence: the regex anywhere in it, or the field test.
+  bool matches(std::string_view line) const;
 };
 
 /// A line that starts the stall (a fork, a GC pause): gaps of other streams around its time

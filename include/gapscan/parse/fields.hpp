@@ -68,7 +68,23 @@ bool parse_duration(std::string_view text, DurationNs unit, DurationNs& out, std
 /// `*_ns`, `*_s` key that does not name a setting such as a timeout …) with the unit in
 /// the key's suffix (`elapsed_ms=5002.2`), after the number (`took=12ms`, `"duration":"1.5s"`)
 /// or implied (`request_time`, `rt` and a JSON `duration` are seconds); or a phrase such as
-/// "took 12 ms", "completed in 1.5s". False when the text logs none.
+/// "took 12 ms", "completed in 1.5s". The first such field counts, except that of curl's
+/// cumulative timers time_total counts (or, without it, the last timer written).
+/// False when the text logs none.
 bool find_duration(std::string_view text, DurationNs& out, std::uint8_t& digits);
+
+/// The unit a field's name implies for its value: its suffix (`wait_ms`, `latencyUs`), or
+/// seconds for curl's timers, request_time, rt and nginx's upstream_*_time; 0 when the name
+/// says none.
+DurationNs duration_unit_of_key(std::string_view key);
+
+/// A field's value as a duration: a number with its own unit ("12ms", "1.5 s") or in
+/// `default_unit` ("0.250", the first of "0.500, 0.012"). False for anything else.
+bool duration_value(std::string_view value, DurationNs default_unit, DurationNs& out);
+
+/// The value of the field `name` in a line: a `name=value` pair (value optionally quoted), or
+/// the key path `name` ("timing.connect") of the line's JSON object (the whole line, or one at
+/// its end). Empty when the line has no such field.
+std::string_view field_value(std::string_view text, std::string_view name);
 
 }  // namespace gapscan::parse
