@@ -528,6 +528,50 @@ bool is_duration_word(std::string_view key) {
 
 }  // namespace
 
+namespace {
+
+/// "took 12ms", "completed in 250ms", "[0.060ms]": a duration written as a phrase, not a field.
+bool find_duration_phrase(std::string_view text, DurationNs& out, std::uint8_t& digits) {
+  const char* data = text.data();
+  const std::size_t size = text.size();
+  const auto find_from = [&](char c, std::size_t from) {
+    if (from >= size) return size;
+    const void* hit = std::memchr(data + from, c, size - from);
+    return hit == nullptr ? size : static_cast<std::size_t>(static_cast<const char*>(hit) - data);
+  };
+  // "took 12ms", "took 1.5 s", "completed in 250ms", "[0.060ms]": found from their rarer letters ('k' of
+  // took, 'n' of in) with memchr, then checked around.
+  const auto number_at = [&](std::size_t value) {
+    const std::size_t length = number_length(text.substr(value));
+    if (length == 0) return false;
+    const DurationNs unit = unit_after_number(text.substr(value + length));
+    return unit != 0 && parse_duration(text.substr(value, length), unit, out, digits);
+  };
+  for (std::size_t k = find_from('k', 3); k < size; k = find_from('k', k + 1)) {
+    if (k + 1 < size && text[k + 1] == ' ' && (text.substr(k - 3, 4) == "took" || text.substr(k - 3, 4) == "Took") &&
+        number_at(k + 2)) {
+      return true;
+    }
+  }
+  for (std::size_t n = find_from('n', 2); n < size; n = find_from('n', n + 1)) {
+    if (n + 1 >= size || text[n + 1] != ' ' || text[n - 1] != 'i' || text[n - 2] != ' ') continue;
+    const std::string_view before = text.substr(0, n - 2);
+    if ((before.ends_with("ed") || before.ends_with("done")) && number_at(n + 2)) return true;
+  }
+  // MediaWiki's query log: "… select [0.060ms] db1: SELECT …", a number and a unit in brackets.
+  for (std::size_t open = find_from('[', 0); open < size; open = find_from('[', open + 1)) {
+    const std::size_t length = number_length(text.substr(open + 1));
+    if (length == 0) continue;
+    const std::string_view rest = text.substr(open + 1 + length);
+    const bool closed =
+        rest.starts_with("ms]") || rest.starts_with("s]") || rest.starts_with("us]") || rest.starts_with("\xc2\xb5s]");
+    if (closed && number_at(open + 1)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 bool find_duration(std::string_view text, DurationNs& out, std::uint8_t& digits) {
   // key=value and "key": value, where the key says duration and the unit comes from the key's
   // suffix, from the value's suffix, or (request_time, rt, a JSON "duration") is seconds.
@@ -593,35 +637,7 @@ bool find_duration(std::string_view text, DurationNs& out, std::uint8_t& digits)
     digits = curl_digits;
     return true;
   }
-  // "took 12ms", "took 1.5 s", "completed in 250ms", "[0.060ms]": found from their rarer letters ('k' of
-  // took, 'n' of in) with memchr, then checked around.
-  const auto number_at = [&](std::size_t value) {
-    const std::size_t length = number_length(text.substr(value));
-    if (length == 0) return false;
-    const DurationNs unit = unit_after_number(text.substr(value + length));
-    return unit != 0 && parse_duration(text.substr(value, length), unit, out, digits);
-  };
-  for (std::size_t k = find_from('k', 3); k < size; k = find_from('k', k + 1)) {
-    if (k + 1 < size && text[k + 1] == ' ' && (text.substr(k - 3, 4) == "took" || text.substr(k - 3, 4) == "Took") &&
-        number_at(k + 2)) {
-      return true;
-    }
-  }
-  for (std::size_t n = find_from('n', 2); n < size; n = find_from('n', n + 1)) {
-    if (n + 1 >= size || text[n + 1] != ' ' || text[n - 1] != 'i' || text[n - 2] != ' ') continue;
-    const std::string_view before = text.substr(0, n - 2);
-    if ((before.ends_with("ed") || before.ends_with("done")) && number_at(n + 2)) return true;
-  }
-  // MediaWiki's query log: "… select [0.060ms] db1: SELECT …", a number and a unit in brackets.
-  for (std::size_t open = find_from('[', 0); open < size; open = find_from('[', open + 1)) {
-    const std::size_t length = number_length(text.substr(open + 1));
-    if (length == 0) continue;
-    const std::string_view rest = text.substr(open + 1 + length);
-    const bool closed =
-        rest.starts_with("ms]") || rest.starts_with("s]") || rest.starts_with("us]") || rest.starts_with("\xc2\xb5s]");
-    if (closed && number_at(open + 1)) return true;
-  }
-  return false;
+  return find_duration_phrase(text, out, digits);
 }
 
 DurationNs duration_unit_of_key(std::string_view key) {

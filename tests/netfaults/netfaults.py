@@ -204,18 +204,32 @@ def syn_client(ip, port, n, args):
         time.sleep(random.uniform(plo, phi))
 
 
-def rr_client(ip, port, n, args):
-    """Short request/response exchanges, the way a client of a cache or an RPC service makes
-    them: each worker keeps one connection and sends one small request at a time."""
-    port, n = int(port), int(n)
-    workers = opt(args, "--workers", 1)
-    plo, phi = parse_pause(args)
+def request_numbers(n):
+    """A thread-safe source of request numbers 1..n (None when they are used up)."""
     counter = iter(range(1, n + 1))
     lock = threading.Lock()
 
     def next_req():
         with lock:
             return next(counter, None)
+    return next_req
+
+
+def run_workers(work, workers):
+    ts = [threading.Thread(target=work, name=f"w{i}") for i in range(workers)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+
+
+def rr_client(ip, port, n, args):
+    """Short request/response exchanges, the way a client of a cache or an RPC service makes
+    them: each worker keeps one connection and sends one small request at a time."""
+    port, n = int(port), int(n)
+    workers = opt(args, "--workers", 1)
+    plo, phi = parse_pause(args)
+    next_req = request_numbers(n)
 
     def work():
         t0 = time.monotonic()
@@ -240,23 +254,14 @@ def rr_client(ip, port, n, args):
             time.sleep(random.uniform(plo, phi))
         s.close()
 
-    ts = [threading.Thread(target=work, name=f"w{i}") for i in range(workers)]
-    for t in ts:
-        t.start()
-    for t in ts:
-        t.join()
+    run_workers(work, workers)
 
 
 def dns_client(name, port, n, args):
     port, n = int(port), int(n)
     workers = opt(args, "--workers", 1)
     plo, phi = parse_pause(args)
-    counter = iter(range(1, n + 1))
-    lock = threading.Lock()
-
-    def next_req():
-        with lock:
-            return next(counter, None)
+    next_req = request_numbers(n)
 
     def work():
         while True:
@@ -291,11 +296,7 @@ def dns_client(name, port, n, args):
                 log("error", req=req, op="get", err=f'"{e}"')
             time.sleep(random.uniform(plo, phi))
 
-    ts = [threading.Thread(target=work, name=f"w{i}") for i in range(workers)]
-    for t in ts:
-        t.start()
-    for t in ts:
-        t.join()
+    run_workers(work, workers)
 
 
 # ---------------------------------------------------------------- sniffer
