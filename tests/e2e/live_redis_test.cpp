@@ -1,7 +1,8 @@
 // The fork stall reproduced live: starts a private redis-server on 127.0.0.1 (stopped by pid by
 // the generator), grows its dataset until a fork takes at least 30 ms on this machine, runs the
 // phpredis workload while BGSAVE forks it, and checks that gapscan finds the stalls around the
-// server's "Background saving started" lines, with the fork times Redis itself measured.
+// server's "Background saving started" lines, with the fork times Redis itself measured. A
+// machine whose memory cannot hold a dataset that forks for 10 ms skips it, and says why.
 // scripts/test.sh installs redis-server and php-redis.
 
 #include "run_binary.hpp"
@@ -39,14 +40,24 @@ std::vector<double> read_fork_ms(const std::string& path) {
 
 TEST_CASE("Live: Redis BGSAVE forks stall every client around the fork line", "[e2e][live]") {
   const std::string dir = "live_redis_run";
+  // Forks are sized for 30 ms; a machine that forks so quickly that its memory cannot hold
+  // such a dataset goes on with the largest one that fits if its forks take 10 ms, several
+  // times the clients' own 1-3 ms pauses.
   constexpr int k_min_fork_ms = 30;
-  const auto generated =
-      run_command("rm -rf " + dir + " && " + std::string(GAPSCAN_SOURCE_DIR) +
-                      "/samples/redis-bgsave/generate.sh --quick --min-fork-ms " + std::to_string(k_min_fork_ms) +
-                      " -o " + dir + " --truth " + dir + "/forks.tsv",
-                  true);
+  constexpr int k_floor_fork_ms = 10;
+  const auto generated = run_command("rm -rf " + dir + " && " + std::string(GAPSCAN_SOURCE_DIR) +
+                                         "/samples/redis-bgsave/generate.sh --quick --min-fork-ms " +
+                                         std::to_string(k_min_fork_ms) + " --floor-fork-ms " +
+                                         std::to_string(k_floor_fork_ms) + " -o " + dir + " --truth " + dir +
+                                         "/forks.tsv",
+                                     true);
   INFO(generated.out);
-  // Status 3: this machine cannot hold a dataset whose fork takes 30 ms; the output says why.
+  if (generated.exit_code == 3) {
+    // Not a fault of gapscan's: this machine cannot make a fork stall long enough to be one.
+    // CTest reports the test as skipped (SKIP_REGULAR_EXPRESSION in tests/CMakeLists.txt).
+    WARN("GAPSCAN-LIVE-SKIP: no fork of " << k_floor_fork_ms << " ms here\n" << generated.out);
+    return;
+  }
   REQUIRE(generated.exit_code == 0);
 
   const std::vector<double> forks = read_fork_ms(dir + "/forks.tsv");
