@@ -44,10 +44,11 @@ bool field_holds(const FieldTest& test, const Regex& regex, std::string_view val
 
 }  // namespace
 
-bool EvidencePattern::matches(std::string_view line) const {
-  if (!field) return regex.search(line);
+bool EvidencePattern::matches(std::string_view line, std::string_view fields) const {
+  if (!field) return regex.search(line) || (!fields.empty() && regex.search(fields));
   for (std::size_t i = 0; i < field->names.size(); ++i) {
-    const std::string_view value = parse::field_value(line, field->names[i]);
+    std::string_view value = fields.empty() ? std::string_view() : parse::key_value(fields, field->names[i]);
+    if (value.empty()) value = parse::field_value(line, field->names[i]);
     if (!value.empty() && field_holds(*field, regex, value, field->units.empty() ? 0 : field->units[i])) return true;
   }
   return false;

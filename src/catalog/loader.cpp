@@ -456,6 +456,7 @@ Expected<Catalog> load_builtin(std::vector<Diagnostic>& diagnostics) {
   catalog.origin = "built-in";
   bool failed = false;
   for (const EmbeddedFile& file : embedded_files()) {
+    if (file.name.find("/presets/") != std::string_view::npos) continue;  // log formats, not causes
     if (auto cause = parse_cause(file.text, std::string(file.name), diagnostics))
       catalog.causes.push_back(std::move(*cause));
     else

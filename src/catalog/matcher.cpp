@@ -95,7 +95,7 @@ double significance(double log10_p) { return 1 - std::exp(-std::max(0.0, -log10_
 
 bool any_line(const EvidencePattern& pattern, const std::vector<stats::EvidenceLine>& lines, std::string* example) {
   for (const stats::EvidenceLine& line : lines) {
-    if (!pattern.matches(line.text)) continue;
+    if (!pattern.matches(line.text, line.fields)) continue;
     if (example != nullptr && example->empty()) *example = line.text.substr(0, 200);
     return true;
   }
@@ -105,7 +105,7 @@ bool any_line(const EvidencePattern& pattern, const std::vector<stats::EvidenceL
 bool scope_matches(const EvidencePattern& pattern, const stats::GapSample& sample, std::string* example) {
   const EvidenceScope scope = pattern.scope;
   if (scope != EvidenceScope::after && any_line(pattern, sample.before, example)) return true;
-  if (scope != EvidenceScope::before && pattern.matches(sample.after.text)) {
+  if (scope != EvidenceScope::before && pattern.matches(sample.after.text, sample.after.fields)) {
     if (example != nullptr && example->empty()) *example = sample.after.text.substr(0, 200);
     return true;
   }

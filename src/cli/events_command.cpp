@@ -12,6 +12,34 @@
 
 namespace gapscan::cli {
 
+namespace {
+
+/// A Record::fields block (`name=value name="a b"`) as a JSON object.
+nlohmann::ordered_json fields_object(std::string_view fields) {
+  nlohmann::ordered_json object = nlohmann::ordered_json::object();
+  std::size_t pos = 0;
+  while (pos < fields.size()) {
+    const std::size_t equals = fields.find('=', pos);
+    if (equals == std::string_view::npos) break;
+    const std::string name(fields.substr(pos, equals - pos));
+    std::size_t start = equals + 1, end = 0;
+    if (start < fields.size() && fields[start] == '"') {
+      ++start;
+      end = fields.find('"', start);
+      if (end == std::string_view::npos) end = fields.size();
+      pos = end + 2;
+    } else {
+      end = fields.find(' ', start);
+      if (end == std::string_view::npos) end = fields.size();
+      pos = end + 1;
+    }
+    if (!object.contains(name)) object[name] = std::string(fields.substr(start, end - start));
+  }
+  return object;
+}
+
+}  // namespace
+
 int events_command(const std::vector<std::string>& args) {
   auto options = parse_events_options(args);
   if (!options) {
@@ -63,6 +91,7 @@ int events_command(const std::vector<std::string>& args) {
             row["group"] = record.group.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(record.group);
             row["format"] = record.format;
             if (record.duration >= 0) row["duration_ns"] = record.duration;
+            if (!record.fields.empty()) row["fields"] = fields_object(record.fields);
             out += row.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
             out += '\n';
           } else {

@@ -1,6 +1,8 @@
 #include <gapscan/cli/cli.hpp>
 #include <gapscan/cli/commands.hpp>
+#include <gapscan/cli/reading.hpp>
 #include <gapscan/parse/format.hpp>
+#include <gapscan/parse/user_format.hpp>
 
 #include <fmt/format.h>
 
@@ -8,15 +10,25 @@ namespace gapscan::cli {
 
 int formats_command(const std::vector<std::string>& args) {
   if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
-    write_stdout("Usage: gapscan formats\n\nLists the built-in log formats in detection priority order.\n");
+    write_stdout(
+        "Usage: gapscan formats\n\nLists the built-in log formats in detection priority order, then the format\n"
+        "presets that --format-file NAME selects (a web server's own format string, its fields named).\n");
     return k_exit_ok;
   }
   std::string text;
   for (const parse::FormatInfo& format : parse::builtin_formats()) {
     text += fmt::format("{}\n  {}\n  sample: {}\n\n", format.name, format.description, format.sample);
   }
+  text += "Presets (--format-file NAME; the fields each line names are shown by `gapscan events -o json`)\n\n";
+  std::vector<Diagnostic> diagnostics;
+  for (const auto& [name, file] : format_presets()) {
+    const auto format = parse::parse_format_file(file, "preset " + name, diagnostics);
+    if (!format) continue;
+    text += fmt::format("{}\n  {}\n  sample: {}\n\n", name, format->description, format->sample);
+  }
+  for (const Diagnostic& diagnostic : diagnostics) print_diagnostic(diagnostic);
   write_stdout(text);
-  return k_exit_ok;
+  return diagnostics.empty() ? k_exit_ok : k_exit_usage;
 }
 
 }  // namespace gapscan::cli

@@ -1,6 +1,9 @@
 #include <gapscan/cli/reading.hpp>
 
+#include <gapscan/catalog/embedded.hpp>
 #include <gapscan/parse/user_format.hpp>
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -12,13 +15,56 @@ namespace {
 
 constexpr std::size_t k_detection_lines = 64;
 
+/// A preset's name: letters, digits, '-' and '_', no path and no extension.
+bool preset_name(std::string_view name) {
+  if (name.empty() || name.size() > 64) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+  });
+}
+
 }  // namespace
+
+std::vector<std::pair<std::string, std::string>> format_presets() {
+  std::vector<std::pair<std::string, std::string>> presets;
+  constexpr std::string_view k_folder = "patterns/presets/";
+  for (const catalog::EmbeddedFile& file : catalog::embedded_files()) {
+    if (file.name.rfind(k_folder, 0) != 0 || file.name.size() <= k_folder.size() + 5) continue;
+    std::string name(file.name.substr(k_folder.size()));
+    name.resize(name.size() - 5);  // ".toml"
+    presets.emplace_back(std::move(name), std::string(file.text));
+  }
+  return presets;
+}
 
 Expected<std::shared_ptr<const std::vector<parse::FormatInfo>>> load_user_formats(
     const std::vector<std::string>& files, const std::string& patterns_dir, std::vector<Diagnostic>& diagnostics) {
-  std::vector<std::string> paths = files;
+  namespace fs = std::filesystem;
+  std::vector<std::string> paths;
+  std::vector<parse::FormatInfo> presets;
+  for (const std::string& file : files) {
+    std::error_code ec;
+    if (!preset_name(file) || fs::exists(file, ec)) {
+      paths.push_back(file);
+      continue;
+    }
+    // A name, not a file: a preset (from --patterns DIR/presets/ first, else the built-in ones).
+    if (!patterns_dir.empty() && fs::exists(fs::path(patterns_dir) / "presets" / (file + ".toml"), ec)) {
+      paths.push_back((fs::path(patterns_dir) / "presets" / (file + ".toml")).string());
+      continue;
+    }
+    const auto known = format_presets();
+    const auto it = std::find_if(known.begin(), known.end(), [&](const auto& p) { return p.first == file; });
+    if (it == known.end()) {
+      std::string names;
+      for (const auto& preset : known) names += (names.empty() ? "" : ", ") + preset.first;
+      return unexpected(make_error(file, "no such format file, and no format preset of that name",
+                                   "presets: " + names + " (gapscan formats lists them)"));
+    }
+    if (auto format = parse::parse_format_file(it->second, "preset " + file, diagnostics))
+      presets.push_back(std::move(*format));
+  }
   if (!patterns_dir.empty()) {
-    namespace fs = std::filesystem;
     std::error_code ec;
     std::vector<std::string> found;
     for (auto it = fs::directory_iterator(fs::path(patterns_dir) / "formats", ec);
@@ -29,7 +75,8 @@ Expected<std::shared_ptr<const std::vector<parse::FormatInfo>>> load_user_format
     paths.insert(paths.end(), found.begin(), found.end());
   }
   const std::size_t before = diagnostics.size();
-  auto formats = std::make_shared<std::vector<parse::FormatInfo>>(parse::load_format_files(paths, diagnostics));
+  auto formats = std::make_shared<std::vector<parse::FormatInfo>>(std::move(presets));
+  for (parse::FormatInfo& format : parse::load_format_files(paths, diagnostics)) formats->push_back(std::move(format));
   for (std::size_t i = before; i < diagnostics.size(); ++i) {
     if (diagnostics[i].severity == Severity::error) return unexpected(diagnostics[i]);
   }

@@ -116,7 +116,8 @@ report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Enco
                          const std::string_view op = parse::find_operation(text);
                          if (!op.empty()) group = operation.assign("op=").append(op);
                        }
-                       pipeline.durations->add(group, record.duration, record.duration_digits, location, text);
+                       pipeline.durations->add(group, record.duration, record.duration_digits, location, text,
+                                               record.fields);
                      }
                    });
   report::Input input;

@@ -19,6 +19,7 @@
 // A finding's significance is min(per-request p x number of requests tested, pooled p).
 
 #include <gapscan/detect/analyzer.hpp>
+#include <gapscan/detect/lattice_fold.hpp>
 #include <gapscan/detect/mode_scan.hpp>
 #include <gapscan/detect/periodicity.hpp>
 #include <gapscan/detect/runs.hpp>
@@ -95,12 +96,39 @@ void describe_bins(const stats::LogHistogram& layout, const std::map<std::size_t
   describe(values, centre, lo, hi);
 }
 
+/// True when the gaps of a window are between requests: at least k_completion_share of its lines
+/// (and two or more) each report a finished request or operation, and the gaps are not those
+/// operations themselves. A client that runs its operations back to back (a benchmark's ping-
+/// pong, a cache warmer) writes each line when the last one ends: its gaps then equal the
+/// durations the later lines log (within 5 %, or 1 ms), and they are the waits under test. So
+/// the gaps are between requests unless such gaps hold half of the window's gap time.
+constexpr double k_completion_share = 0.8;
+bool completion_stream(const stream::StreamWindow& window) {
+  const std::span<const stream::Entry> entries = window.entries;
+  if (entries.size() < 2) return false;
+  std::size_t completions = 0;
+  for (const stream::Entry& entry : entries) completions += entry.completion ? 1 : 0;
+  if (static_cast<double>(completions) < k_completion_share * static_cast<double>(entries.size())) return false;
+  double total = 0, back_to_back = 0;
+  for (std::size_t i = 1; i < entries.size(); ++i) {
+    const double gap = std::max(0.0, static_cast<double>(entries[i].time - entries[i - 1].time));
+    total += gap;
+    if (entries[i].duration_us == stream::Entry::k_no_duration) continue;
+    const double duration = static_cast<double>(entries[i].duration_us) * 1e3;
+    if (std::abs(gap - duration) <= std::max(0.05 * gap, 1e6)) back_to_back += gap;
+  }
+  return 2 * back_to_back < total;
+}
+
 /// The detections of a stream before its tests: its kind, name and input, its size and the
 /// shape of its timestamps. A derived stream's key is k_derived_key, a tag ('T' template,
 /// 'P' process, 'L' log) and the template hash, process or input id.
 StreamDetections stream_facts(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary) {
   StreamDetections detections;
-  if (!primary) {
+  if (!primary && window.key.empty()) {
+    detections.kind = "pacing";
+    detections.input = window.input;
+  } else if (!primary) {
     const char tag = window.key.size() > 1 ? window.key[1] : 'L';
     detections.kind = tag == 'T' ? "template" : tag == 'P' ? "process" : "log";
     if (tag == 'P') detections.stream = std::string(window.key.substr(2, 64));
@@ -134,8 +162,7 @@ std::vector<double> raw_gaps(const stats::GapSeries& series) {
 /// The line at position `index` of the series' time order, with its text.
 stats::EvidenceLine evidence_line(const stream::StreamWindow& window, const stats::GapSeries& series,
                                   std::uint32_t index) {
-  const stream::Entry& entry = window.entries[series.order[index]];
-  return stats::EvidenceLine{entry.location, std::string(window.text.substr(entry.text_offset, entry.text_length))};
+  return stats::evidence_line(window, window.entries[series.order[index]]);
 }
 
 /// A lone long gap (an outlier): the longest gap's distance above the second longest in
@@ -163,7 +190,7 @@ std::optional<StreamStall> lone_long_gap(const stream::StreamWindow& window, con
   std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(n / 2), values.end());
   const stats::Gap& gap = series.gaps[longest[0]];
   const stream::Entry& after = window.entries[series.order[gap.after]];
-  return StreamStall{{after.location, std::string(window.line_text(after))},
+  return StreamStall{stats::evidence_line(window, after),
                      static_cast<double>(gap.raw),
                      static_cast<double>(gap.raw) / std::max(1.0, values[n / 2]),
                      log10_p};
@@ -239,8 +266,8 @@ std::vector<stats::GapSample> loop_examples(const stream::StreamWindow& window, 
     sample.gap = b.time - a.time;
     sample.end = b.time;
     sample.stream = stream;
-    sample.before.push_back({a.location, std::string(window.line_text(a))});
-    sample.after = {b.location, std::string(window.line_text(b))};
+    sample.before.push_back(stats::evidence_line(window, a));
+    sample.after = stats::evidence_line(window, b);
     samples.push_back(std::move(sample));
     i = j - 1;
   }
@@ -316,6 +343,17 @@ Analyzer::~Analyzer() = default;
 
 void Analyzer::add(const stream::StreamWindow& window) {
   const stats::GapSeries series = stats::build_gap_series(window);
+  if (window.key.empty() && completion_stream(window)) {
+    // An input read as one stream whose lines each report a finished request or operation
+    // (access-log lines, lines that log their own duration): its gaps are the pacing between
+    // requests, not waits inside one. Analysed beside the requests, as an input's derived
+    // stream is, and never a suspect; the durations the lines log are analysed as such.
+    ++m_summary.pacing_windows;
+    m_summary.pacing_gaps += series.gaps.size();
+    m_triggers.add(window, series);
+    if (series.gaps.size() >= static_cast<std::size_t>(m_options.min_members)) scan_stream(window, series, false);
+    return;
+  }
   if (!window.key.empty() && window.key.front() == k_derived_key) {
     ++m_summary.derived_windows;
     if (series.gaps.size() >= static_cast<std::size_t>(m_options.min_members)) {
@@ -389,10 +427,10 @@ void Analyzer::keep_stall_example(const stream::StreamWindow& window, const stat
   for (std::uint32_t back = 2; back >= 1; --back) {
     if (gap.after >= back) {
       const stream::Entry& before = window.entries[series.order[gap.after - back]];
-      example.sample.before.push_back({before.location, std::string(window.line_text(before))});
+      example.sample.before.push_back(stats::evidence_line(window, before));
     }
   }
-  example.sample.after = {after.location, std::string(window.line_text(after))};
+  example.sample.after = stats::evidence_line(window, after);
   m_stall_examples.push_back(std::move(example));
   if (m_stall_examples.size() >= 2 * k_stall_examples) {
     std::nth_element(m_stall_examples.begin(), m_stall_examples.begin() + k_stall_examples, m_stall_examples.end(),
@@ -880,76 +918,10 @@ std::vector<Finding> Analyzer::trigger_findings() {
 }
 
 void Analyzer::tag_lattice_modes(DetectionResult& result, const std::vector<double>& gaps) const {
-  // A mode is one multiple of a lattice when the lattice holds most gaps (share >= 0.8), at
-  // least three of its multiples hold 5 % of them each, and the mode's own multiple holds less
-  // than 70 %: then the gaps are a loop that sleeps or waits on a timer, and the single value
-  // of the mode is not a per-operation delay.
   if (!result.quantisation) return;
-  const Quantisation& q = *result.quantisation;
-  if (q.share < 0.8 || q.log10_p > -4 || q.base_ns <= 0) return;
-  constexpr int k_max_multiple = 32;
-  std::vector<double> counts(k_max_multiple + 1, 0);
-  double on_lattice = 0;
-  for (double gap : gaps) {
-    const double position = (gap - q.offset_ns) / q.base_ns;
-    const double k = std::round(position);
-    if (k < 1 || k > k_max_multiple || std::abs(position - k) > 0.125) continue;
-    counts[static_cast<std::size_t>(k)] += 1;
-    on_lattice += 1;
-  }
-  if (on_lattice < 20) return;
-  int occupied = 0;
-  for (double count : counts) occupied += count >= std::max(3.0, 0.05 * on_lattice) ? 1 : 0;
-  if (occupied < 3) return;
-  // The modes on the lattice are one phenomenon: they are folded into the most significant.
-  Finding* first = nullptr;
-  std::vector<bool> folded(result.findings.size(), false);
-  for (std::size_t i = 0; i < result.findings.size(); ++i) {
-    Finding& finding = result.findings[i];
-    if (finding.shape == Shape::periodic || finding.trigger || finding.values != ValueKind::gap) continue;
-    const double position = (finding.centre_ns - q.offset_ns) / q.base_ns;
-    const double k = std::round(position);
-    if (k < 1 || k > k_max_multiple || std::abs(position - k) > 0.125) continue;
-    const double mode_share = counts[static_cast<std::size_t>(k)] / on_lattice;
-    if (mode_share >= 0.7) continue;
-    if (first == nullptr) {
-      finding.lattice = LatticeDetail{q.base_ns, q.offset_ns, static_cast<int>(k), q.share, occupied, mode_share, {}};
-      finding.lattice->modes.emplace_back(static_cast<int>(k), finding.gaps);
-      first = &finding;
-      continue;
-    }
-    first->lattice->modes.emplace_back(static_cast<int>(k), finding.gaps);
-    first->gaps += finding.gaps;
-    first->member_time_ns += finding.member_time_ns;
-    first->requests = std::max(first->requests, finding.requests);
-    first->wall_share = std::min(1.0, first->wall_share + finding.wall_share);
-    folded[i] = true;
-  }
-  if (first == nullptr) return;
-  std::sort(first->lattice->modes.begin(), first->lattice->modes.end());
-  // A clock at the base (or a multiple of it) is the same loop.
-  for (std::size_t i = 0; i < result.findings.size(); ++i) {
-    const Finding& finding = result.findings[i];
-    if (finding.shape != Shape::periodic) continue;
-    const double ratio = finding.centre_ns / q.base_ns;
-    if (std::round(ratio) < 1 || std::abs(ratio / std::round(ratio) - 1) > 0.01) continue;
-    first->lattice->keeps_clock = true;
-    first->log10_p = std::min(first->log10_p, finding.log10_p);
-    folded[i] = true;
-  }
-  // The finding now stands for the loop: its value is the lattice's base.
-  first->shape = Shape::quantised;
-  first->centre_ns = q.base_ns;
-  first->lo_ns = q.base_ns * (1 - q.noise_rel);
-  first->hi_ns = q.base_ns * (1 + q.noise_rel);
-  first->rel_width = 2 * q.noise_rel;
-  std::size_t out = 0;
-  for (std::size_t i = 0; i < result.findings.size(); ++i) {
-    if (folded[i]) continue;
-    if (out != i) result.findings[out] = std::move(result.findings[i]);
-    ++out;
-  }
-  result.findings.resize(out);
+  fold_lattice_modes(result.findings, *result.quantisation, gaps, [](const Finding& finding) {
+    return finding.shape != Shape::periodic && !finding.trigger && finding.values == ValueKind::gap;
+  });
 }
 
 std::vector<Finding> Analyzer::renewal_findings() {

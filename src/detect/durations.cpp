@@ -1,4 +1,5 @@
 #include <gapscan/detect/durations.hpp>
+#include <gapscan/detect/lattice_fold.hpp>
 #include <gapscan/detect/mode_scan.hpp>
 #include <gapscan/stats/gap_series.hpp>
 
@@ -23,7 +24,7 @@ void keep_smallest(std::vector<T>& items, std::uint64_t& threshold, std::size_t 
 }  // namespace
 
 void DurationAnalyzer::add(std::string_view group_key, DurationNs value, std::uint8_t digits, const LineLocation& where,
-                           std::string_view line) {
+                           std::string_view line, std::string_view fields) {
   if (value <= 0) return;
   ++m_values;
   auto it = m_groups.find(group_key);
@@ -48,7 +49,7 @@ void DurationAnalyzer::add(std::string_view group_key, DurationNs value, std::ui
     keep_smallest(group.values, group.threshold, m_options.max_values);
   }
   if (hash < group.example_threshold) {
-    group.examples.push_back({hash, value, where, std::string(line.substr(0, 320))});
+    group.examples.push_back({hash, value, where, std::string(line.substr(0, 320)), std::string(fields.substr(0, 512))});
     keep_smallest(group.examples, group.example_threshold, k_examples);
   }
 }
@@ -152,6 +153,23 @@ std::vector<double> DurationAnalyzer::scan_group(Group& group, std::vector<std::
   return sorted;
 }
 
+void DurationAnalyzer::fold_group_lattice(const Group& group, std::vector<Finding>& group_findings) const {
+  // Durations analysed as gaps are: operations that each wait whole timer ticks (44, 48, 88,
+  // 92 ms at HZ=250) are one finding on a 4 ms lattice, not one per multiple.
+  if (group_findings.size() < 2) return;
+  std::vector<double> values;
+  values.reserve(group.values.size());
+  for (const Value& v : group.values) values.push_back(v.spread);
+  QuantisationOptions options;
+  options.alpha = m_options.alpha;
+  double resolution = 1;
+  for (int d = group.digits; d < 9; ++d) resolution *= 10;
+  options.resolution_ns = resolution;
+  const std::optional<Quantisation> q = find_quantisation(values, options);
+  if (!q) return;
+  fold_lattice_modes(group_findings, *q, values, [](const Finding&) { return true; });
+}
+
 void DurationAnalyzer::add_examples(const std::string& key, const Group& group, Finding& f) const {
   // Examples: the kept lines whose value lies in the mode, nearest the centre first.
   std::vector<const Example*> near;
@@ -171,7 +189,7 @@ void DurationAnalyzer::add_examples(const std::string& key, const Group& group, 
     sample.stream = key;
     // The line that logs a duration names the operation that took it and its result: it is
     // both the call before the wait and the line after it, for evidence of any scope.
-    sample.after = {e->where, e->line};
+    sample.after = {e->where, e->line, e->fields};
     sample.before = {sample.after};
     f.samples.push_back(std::move(sample));
   }
@@ -190,6 +208,7 @@ std::vector<Finding> DurationAnalyzer::finish() {
     std::vector<DurationMode> modes;
     for (std::size_t m = 0; m < members.size(); ++m) modes.push_back({std::move(members[m]), log10_ps[m], 1});
     const double total = std::accumulate(sorted.begin(), sorted.end(), 0.0);
+    std::vector<Finding> group_findings;
     for (DurationMode& mode : fold_bands(std::move(modes), sorted)) {
       Finding f;
       f.values = ValueKind::duration;
@@ -203,8 +222,10 @@ std::vector<Finding> DurationAnalyzer::finish() {
       f.log10_p = f.log10_p_pooled = std::min(0.0, mode.log10_p + log10_groups);
       f.duration_values = group.values.size();
       add_examples(key, group, f);
-      if (f.log10_p <= std::log10(m_options.alpha)) findings.push_back(std::move(f));
+      if (f.log10_p <= std::log10(m_options.alpha)) group_findings.push_back(std::move(f));
     }
+    fold_group_lattice(group, group_findings);
+    for (Finding& f : group_findings) findings.push_back(std::move(f));
   }
   std::sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) { return a.log10_p < b.log10_p; });
   return findings;

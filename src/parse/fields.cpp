@@ -665,6 +665,53 @@ bool duration_value(std::string_view value, DurationNs default_unit, DurationNs&
   return parse_duration(value.substr(0, length), unit, out, digits);
 }
 
+void append_field(std::string& out, std::string_view name, std::string_view value) {
+  if (value.empty() || value == "-" || name.empty()) return;
+  if (!out.empty()) out += ' ';
+  out.append(name);
+  out += '=';
+  if (value.find_first_of(" \t,\"'") == std::string_view::npos) {
+    out.append(value);
+    return;
+  }
+  out += '"';
+  for (char c : value) out += c == '"' ? '\'' : c;
+  out += '"';
+}
+
+std::string_view canonical_field_name(std::string_view name) {
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 17> k_names = {{
+      {"request_method", "method"},
+      {"m", "method"},
+      {"uri", "path"},
+      {"request_uri", "path"},
+      {"upstream_cache_status", "cache_status"},
+      {"handling", "cache_status"},
+      {"varnish_handling", "cache_status"},
+      {"varnish_hitmiss", "cache_status"},
+      {"x_cache", "cache_status"},
+      {"x_cache_status", "cache_status"},
+      {"sent_http_x_cache", "cache_status"},
+      {"sent_http_x_cache_status", "cache_status"},
+      {"cache", "cache_status"},
+      {"sent_http_set_cookie", "set_cookie"},
+      {"resp_set_cookie", "set_cookie"},
+      {"s", "status"},
+      {"final_status", "status"},
+  }};
+  for (const auto& [from, to] : k_names) {
+    if (name == from) return to;
+  }
+  return {};
+}
+
+bool is_cache_status(std::string_view token) {
+  static constexpr std::array<std::string_view, 19> k_words = {
+      "HIT",  "MISS", "BYPASS", "EXPIRED", "STALE",   "UPDATING", "REVALIDATED", "PASS",    "hit",    "miss",
+      "pass", "pipe", "synth",  "hitmiss", "hitpass", "HITMISS",  "HITPASS",     "expired", "bypass"};
+  return std::find(k_words.begin(), k_words.end(), token) != k_words.end();
+}
+
 std::string_view field_value(std::string_view text, std::string_view name) {
   if (const std::string_view value = key_value(text, name); !value.empty()) return value;
   const std::string_view json = !text.empty() && text.front() == '{' ? text : trailing_json_object(text);

@@ -2,7 +2,11 @@
 
 #include <gapscan/parse/log_format.hpp>
 
+#include <algorithm>
+#include <array>
 #include <cctype>
+#include <string>
+#include <vector>
 
 namespace gapscan::parse {
 namespace {
@@ -18,8 +22,19 @@ class Builder {
     m_regex += c;
     m_quoted = c == '"' ? !m_quoted : m_quoted;
   }
-  /// A field gapscan does not read: a token, or anything up to the closing quote.
-  void other() { m_regex += m_quoted ? R"([^"]*)" : R"(\S+)"; }
+  /// A field gapscan does not read itself: a token, or anything up to the closing quote. With
+  /// a name (the variable's, e.g. upstream_cache_status), a named group: the value becomes a
+  /// field the catalog's evidence can test (Record::fields). A name already used is not
+  /// named twice.
+  void other(std::string_view name = {}) {
+    const std::string body = m_quoted ? R"([^"]*)" : R"(\S+)";
+    if (!usable_name(name)) {
+      m_regex += body;
+      return;
+    }
+    m_names.emplace_back(name);
+    m_regex += "(?P<" + std::string(name) + ">" + body + ")";
+  }
   void time(std::string_view pattern, std::string_view layout) {
     if (!m_format.time_layout.empty()) return other();
     m_regex += "(?P<time>" + std::string(pattern) + ")";
@@ -45,6 +60,17 @@ class Builder {
     m_regex += m_quoted ? R"((?P<group>[^"\s]*))" : R"((?P<group>\S+))";
     m_group = true;
   }
+  bool usable_name(std::string_view name) const {
+    if (name.empty() || name.size() > 64 || std::isdigit(static_cast<unsigned char>(name.front())) != 0) return false;
+    for (char c : name) {
+      if (std::isalnum(static_cast<unsigned char>(c)) == 0 && c != '_') return false;
+    }
+    static constexpr std::array<std::string_view, 6> k_reserved = {"time",    "group", "message",
+                                                                   "channel", "level", "duration"};
+    if (std::find(k_reserved.begin(), k_reserved.end(), name) != k_reserved.end()) return false;
+    return std::find(m_names.begin(), m_names.end(), name) == m_names.end();
+  }
+
   Expected<TranslatedFormat> finish(std::string_view dialect, std::string_view time_fields) {
     if (m_format.time_layout.empty()) {
       return unexpected(make_error(std::string(dialect) + " log format", "the format has no time field",
@@ -57,6 +83,7 @@ class Builder {
  private:
   std::string m_regex;
   TranslatedFormat m_format;
+  std::vector<std::string> m_names;  // named groups of other fields
   bool m_quoted = false, m_group = false, m_exact_duration = false;
 };
 
@@ -72,7 +99,41 @@ void nginx_variable(Builder& out, std::string_view name) {
   if (name == "upstream_response_time")
     return out.duration(R"(\d+(?:\.\d+)?|-)", "s", false, R"((?:[,:] ?(?:\d+(?:\.\d+)?|-))*)");
   if (name == "request_id" || name == "http_x_request_id") return out.group();
-  out.other();
+  out.other(name);
+}
+
+/// A header's name as a field name: lower case, '-' as '_' ("Set-Cookie" -> set_cookie).
+std::string header_name(std::string_view header) {
+  std::string name;
+  for (char c : header) {
+    name += c == '-' || c == ':' || c == ' ' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return name;
+}
+
+/// The name an Apache or varnishncsa directive's field gets: the name nginx gives the same
+/// variable where there is one (status, request_method, http_referer, sent_http_set_cookie),
+/// so that one catalog field test reads both servers' logs.
+std::string apache_field_name(char code, std::string_view argument) {
+  switch (code) {
+    case 's': return "status";
+    case 'm': return "request_method";
+    case 'r': return "request";
+    case 'U': return "uri";
+    case 'q': return "query_string";
+    case 'H': return "server_protocol";
+    case 'h': return "remote_addr";
+    case 'u': return "remote_user";
+    case 'b': return "body_bytes_sent";
+    case 'B': return "bytes_sent";
+    case 'I': return "request_length";
+    case 'O': return "bytes_sent";
+    case 'i': return "http_" + header_name(argument);
+    case 'o': return "sent_http_" + header_name(argument);
+    case 'x': return header_name(argument);  // varnishncsa: Varnish:handling -> varnish_handling
+    case 'e': return header_name(argument);
+    default: return {};
+  }
 }
 
 void apache_directive(Builder& out, char code, std::string_view argument) {
@@ -88,7 +149,7 @@ void apache_directive(Builder& out, char code, std::string_view argument) {
       (code == 'i' && (argument == "X-Request-ID" || argument == "x-request-id")))
     return out.group();
   if (code == '%') return out.literal('%');
-  out.other();
+  out.other(apache_field_name(code, argument));
 }
 
 }  // namespace

@@ -323,6 +323,8 @@ LineClass RecordReader::classify(std::string_view text, const Unwrapped* envelop
   for (Candidate& candidate : m_candidates) {
     record.duration = -1;
     record.duration_digits = 0;
+    record.fields = {};
+    record.completion = false;
     const ParseStatus status = candidate.parser->parse(text, record);
     if (status == ParseStatus::parsed) {
       if (is_wrapped) {

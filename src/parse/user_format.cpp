@@ -26,6 +26,16 @@ struct UserFormat {
   int time_group = 0, group_group = 0, message_group = 0, channel_group = 0, level_group = 0, duration_group = 0;
   DurationNs duration_unit = k_ns_per_s;  ///< what one unit of the duration group is, in ns
   std::shared_ptr<const Zone> zone;       ///< zone of times without one; null: the input's zone (--tz)
+  /// The other named groups: their index, name and canonical name (parse::canonical_field_name),
+  /// written to Record::fields for the catalog's field tests.
+  struct Field {
+    int index = 0;
+    std::string name, canonical;
+  };
+  std::vector<Field> fields;
+  int request_group = 0;       ///< a group named `request` ("GET /x HTTP/1.1"): method and path come from it
+  bool has_method = false;     ///< a group gives the method itself
+  bool one_per_request = false;  ///< a web server's own format: each line is a finished request
 };
 
 class UserLineParser final : public LineParser {
@@ -63,6 +73,8 @@ class UserLineParser final : public LineParser {
     record.message = m_format->message_group > 0 ? group(m_format->message_group) : line;
     record.channel = group(m_format->channel_group);
     record.level = group(m_format->level_group);
+    write_fields(record);
+    record.completion = m_format->one_per_request;
     if (m_format->duration_group > 0) {
       const std::string_view duration = group(m_format->duration_group);
       if (!duration.empty() && duration != "-" &&
@@ -77,7 +89,27 @@ class UserLineParser final : public LineParser {
   std::string_view reason() const override { return m_reason; }
 
  private:
+  void write_fields(Record& record) {
+    m_fields.clear();
+    for (const UserFormat::Field& field : m_format->fields) {
+      const std::string_view value = m_groups[static_cast<std::size_t>(field.index)];
+      append_field(m_fields, field.name, value);
+      if (!field.canonical.empty()) append_field(m_fields, field.canonical, value);
+    }
+    if (m_format->request_group > 0 && !m_format->has_method) {
+      const std::string_view request = m_groups[static_cast<std::size_t>(m_format->request_group)];
+      const std::size_t space = request.find(' ');
+      if (space != std::string_view::npos) {
+        append_field(m_fields, "method", request.substr(0, space));
+        const std::size_t end = request.find(' ', space + 1);
+        append_field(m_fields, "path", request.substr(space + 1, end - space - 1));
+      }
+    }
+    record.fields = m_fields;
+  }
+
   std::shared_ptr<const UserFormat> m_format;
+  std::string m_fields;
   std::vector<std::string_view> m_groups;
   StampClock m_clock;
   int m_default_year = 1970;
@@ -149,6 +181,7 @@ void check_keys(const FileReader& in) {
 /// log_format, Apache LogFormat, varnishncsa -F) standing for both and the duration unit.
 struct LineSpec {
   std::string pattern, layout, duration_unit;
+  bool server_format = false;  ///< from nginx_log_format / apache_log_format: one line per request
   const toml::node* pattern_node = nullptr;
   const toml::node* layout_node = nullptr;
 };
@@ -166,6 +199,7 @@ LineSpec read_line_spec(const FileReader& in) {
     return spec;
   }
   spec.pattern_node = spec.layout_node = server;
+  spec.server_format = true;
   if (in.root.get("regex") != nullptr || in.root.get("time_layout") != nullptr)
     in.error(*server, "give either a server's log format or regex and time_layout, not both");
   const std::string text = in.string_of(nginx ? "nginx_log_format" : "apache_log_format", true);
@@ -196,6 +230,14 @@ void compile_regex(const FileReader& in, const LineSpec& spec, UserFormat& forma
     if (names[i] == "channel") format.channel_group = index;
     if (names[i] == "level") format.level_group = index;
     if (names[i] == "duration") format.duration_group = index;
+    if (names[i].empty() || names[i] == "time" || names[i] == "group" || names[i] == "message" ||
+        names[i] == "channel" || names[i] == "level" || names[i] == "duration") {
+      continue;
+    }
+    std::string canonical(canonical_field_name(names[i]));
+    if (names[i] == "request") format.request_group = index;
+    if (names[i] == "method" || canonical == "method") format.has_method = true;
+    format.fields.push_back({index, names[i], canonical});
   }
   if (format.time_group == 0) {
     in.error(*spec.pattern_node, "the regex needs a named group 'time': (?P<time>...)",
@@ -294,6 +336,7 @@ std::optional<FormatInfo> parse_format_file(std::string_view text, const std::st
   const LineSpec spec = read_line_spec(in);
   auto format = std::make_shared<UserFormat>();
   compile_regex(in, spec, *format);
+  format->one_per_request = spec.server_format;
   read_time_and_unit(in, spec, *format);
   const std::vector<std::string> samples = read_samples(in);
   if (diagnostics.size() != before) return std::nullopt;

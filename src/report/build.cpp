@@ -28,7 +28,7 @@ void add_details(Finding& out, const detect::Finding& f, const RunResults& resul
     trigger.null_draws = d.null_draws;
     for (const detect::TriggerOccurrence& o : d.examples) {
       Finding::Trigger::Occurrence occurrence;
-      occurrence.line = make_line({o.location, o.text}, *results.sources);
+      occurrence.line = make_line({o.location, o.text, {}}, *results.sources);
       occurrence.stream = o.stream;
       occurrence.log10_p = o.log10_p;
       occurrence.active = o.active;
@@ -182,7 +182,7 @@ StreamReport make_stream(const detect::StreamDetections& stream, const RunResult
     out.label = it != results.templates.end() ? it->second : std::string();
   } else if (stream.kind == "process") {
     out.label = stream.stream;
-  } else if (stream.kind == "log" || stream.kind == "input") {
+  } else if (stream.kind == "log" || stream.kind == "input" || stream.kind == "pacing") {
     out.label = results.sources->name(stream.input);
   }
   out.lines = stream.lines;
@@ -238,6 +238,8 @@ void add_analysis(Report& report, const RunResults& results) {
   report.analysis.derived_streams = results.derived_streams;
   report.analysis.derived_windows = detection.derived_windows;
   report.analysis.derived_windows_tested = detection.derived_windows_scanned;
+  report.analysis.pacing_windows = detection.pacing_windows;
+  report.analysis.pacing_gaps = detection.pacing_gaps;
   report.analysis.windows = detection.windows;
   report.analysis.keyed_windows = detection.keyed_windows;
   report.analysis.windows_tested = detection.windows_scanned;

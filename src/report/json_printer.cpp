@@ -294,6 +294,8 @@ void add_accounting(Json& root, const Report& report) {
                           {"derived_streams", a.derived_streams},
                           {"derived_windows", a.derived_windows},
                           {"derived_windows_tested", a.derived_windows_tested},
+                          {"pacing_windows", a.pacing_windows},
+                          {"pacing_gaps", a.pacing_gaps},
                           {"windows", a.windows},
                           {"keyed_windows", a.keyed_windows},
                           {"windows_tested", a.windows_tested},

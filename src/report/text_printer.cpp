@@ -357,7 +357,8 @@ void print_derived(std::string& out, const Report& report) {
         std::log10(static_cast<double>(std::max<std::uint64_t>(1, report.analysis.derived_windows_tested)));
     std::vector<const StreamReport*> shown;
     for (const StreamReport& stream : report.streams) {
-      if (stream.kind != "template" && stream.kind != "log" && stream.kind != "process") continue;
+      if (stream.kind != "template" && stream.kind != "log" && stream.kind != "process" && stream.kind != "pacing")
+        continue;
       // Modes below 0.1 ms are lines written in one burst, not waits.
       if (stream.modes.empty() || stream.modes.front().centre_ms < 0.1 ||
           stream.modes.front().log10_p + log10_tested > -2) {
@@ -366,13 +367,15 @@ void print_derived(std::string& out, const Report& report) {
       if (shown.size() < 3) shown.push_back(&stream);
     }
     if (!shown.empty()) {
-      out += "Regular gaps between the lines of one message template, process or whole input\n";
+      out += "Regular gaps between the lines of one message template, process or whole input (between requests: "
+             "reported apart, never a suspect)\n";
       for (const StreamReport* stream : shown) {
         const StreamMode& mode = stream->modes.front();
         out += fmt::format("  {} gaps of {} ({}–{}) of {} lines in {} \"{}\"; {}\n", count(mode.count),
                            duration(mode.centre_ms), duration(mode.lo_ms), duration(mode.hi_ms), count(stream->lines),
                            stream->kind == "template"  ? "template"
                            : stream->kind == "process" ? "process"
+                           : stream->kind == "pacing"  ? "finished requests of input"
                                                        : "input",
                            stream->label.substr(0, 100), p_value(mode.log10_p + log10_tested));
       }
@@ -406,6 +409,12 @@ void print_accounting(std::string& out, const Report& report) {
   if (a.derived_streams > 0) {
     out += fmt::format(" (beside them {} message-template, process and whole-input streams, {} tested)",
                        count(a.derived_streams), count(a.derived_windows_tested));
+  }
+  if (a.pacing_gaps > 0) {
+    out += fmt::format(
+        "; {} gaps between lines that each report a finished request or operation (access-log lines, lines that "
+        "log their own duration): the pacing between requests, reported apart",
+        count(a.pacing_gaps));
   }
   if (a.zero_gaps > 0) out += fmt::format(", {} zero", count(a.zero_gaps));
   if (a.out_of_order > 0) out += fmt::format(", {} lines out of order", count(a.out_of_order));

@@ -6,10 +6,6 @@
 namespace gapscan::stats {
 namespace {
 
-EvidenceLine make_line(const stream::StreamWindow& window, const stream::Entry& entry) {
-  return EvidenceLine{entry.location, std::string(window.line_text(entry))};
-}
-
 /// The request's other lines for evidence of scope "request": its first and last lines and a few
 /// evenly spaced between, skipping those the sample already holds. Windows without a request
 /// key (a whole input read as one stream) have no request to speak of.
@@ -23,11 +19,15 @@ void add_context(GapSample& sample, const stream::StreamWindow& window, const Ga
     if (position == previous) continue;
     previous = position;
     if (position <= after && position + 2 >= after) continue;  // the sample's own lines
-    sample.context.push_back(make_line(window, window.entries[series.order[position]]));
+    sample.context.push_back(evidence_line(window, window.entries[series.order[position]]));
   }
 }
 
 }  // namespace
+
+EvidenceLine evidence_line(const stream::StreamWindow& window, const stream::Entry& entry) {
+  return EvidenceLine{entry.location, std::string(window.line_text(entry)), std::string(window.line_fields(entry))};
+}
 
 GapPool::GapPool()
     : m_gaps(k_fine_bits),
@@ -83,9 +83,9 @@ void GapPool::add(const stream::StreamWindow& window, const GapSeries& series) {
     sample.end = after.time;
     sample.stream = std::string(window.key.substr(0, 64));
     for (std::uint32_t back = 2; back >= 1; --back) {
-      if (gap.after >= back) sample.before.push_back(make_line(window, entries[series.order[gap.after - back]]));
+      if (gap.after >= back) sample.before.push_back(evidence_line(window, entries[series.order[gap.after - back]]));
     }
-    sample.after = make_line(window, after);
+    sample.after = evidence_line(window, after);
     add_context(sample, window, series, gap.after);
     reservoir.items.push_back(std::move(sample));
     if (reservoir.items.size() >= k_samples_per_bin) {

@@ -102,6 +102,7 @@ void StreamTable::move_to(Stream& stream, List& list) {
 void StreamTable::add(const parse::Record& record, std::string_view raw_line, const LineLocation& location) {
   Stream& stream = find_or_open(record.group, location.source);
   const std::string_view kept = raw_line.substr(0, m_options.max_line_text);
+  const std::string_view fields = record.fields.substr(0, m_options.max_line_fields);
   const std::size_t bytes_before = bytes_of(stream);
   Entry entry;
   entry.time = record.time;
@@ -109,7 +110,14 @@ void StreamTable::add(const parse::Record& record, std::string_view raw_line, co
   entry.text_offset = static_cast<std::uint32_t>(stream.text.size());
   entry.text_length = static_cast<std::uint32_t>(kept.size());
   entry.time_digits = record.time_digits;
+  entry.completion = record.completion || record.duration >= 0;
+  entry.fields_length = static_cast<std::uint16_t>(fields.size());
+  if (record.duration >= 0) {
+    entry.duration_us = static_cast<std::uint32_t>(
+        std::min<DurationNs>(record.duration / k_ns_per_us, static_cast<DurationNs>(Entry::k_no_duration) - 1));
+  }
   stream.text.append(kept);
+  stream.text.append(fields);
   stream.entries.push_back(entry);
   m_buffered_bytes += bytes_of(stream) - bytes_before;
   m_stats.peak_buffered_bytes = std::max(m_stats.peak_buffered_bytes, m_buffered_bytes);
@@ -131,7 +139,7 @@ void StreamTable::emit(Stream& stream) {
   window.stream_id = stream.order;
   window.window_index = stream.window_index++;
   Entry carried = stream.entries.back();
-  std::string text(stream.text, carried.text_offset, carried.text_length);
+  std::string text(stream.text, carried.text_offset, carried.text_length + carried.fields_length);
   carried.text_offset = 0;
   window.entries.swap(stream.entries);
   window.text.swap(stream.text);

@@ -242,6 +242,17 @@ TEST_CASE("Field evidence loads, is checked, and tests one field's value", "[cat
     CHECK(status->evidence[0].matches("GET /wiki/A cache_status=MISS request_time=0.208"));
     CHECK(status->evidence[0].matches(R"({"upstream_cache_status":"BYPASS","request_time":0.2})"));
     CHECK_FALSE(status->evidence[0].matches("GET /wiki/MISS cache_status=HIT"));  // MISS elsewhere
+    // A positional access log's fields, which its parser names (Record::fields): the field is
+    // read there first; a regex is searched in the line and in the fields.
+    const std::string line = R"(1.2.3.4 - - [02/Dec/2026:09:14:00 +0000] "GET /w HTTP/1.1" 200 9 "-" "M" 142890 miss)";
+    CHECK(status->evidence[0].matches(line, "method=GET path=/w status=200 cache_status=miss"));
+    CHECK_FALSE(status->evidence[0].matches(line, "method=GET path=/w status=200 cache_status=hit"));
+    CHECK_FALSE(status->evidence[0].matches(line));  // the bare word is no field
+    const auto regex = parse_cause(field_cause("pattern = 'set_cookie=\"?PHPSESSID='\n"), "patterns/demo.toml",
+                                   diagnostics);
+    REQUIRE(regex);
+    CHECK(regex->evidence[0].matches(line, R"(status=200 set_cookie="PHPSESSID=ab; path=/")"));
+    CHECK_FALSE(regex->evidence[0].matches(line, "status=200"));
   }
   SECTION("mistakes are reported") {
     auto d = errors_of(field_cause("field = \"connect_time\"\nabove_ms = 900\n"));

@@ -41,7 +41,7 @@ detect::Finding band(double lo_ms, double centre_ms, double hi_ms, std::uint64_t
   f.log10_p = -30;
   for (int i = 0; i < 10; ++i) {
     stats::GapSample sample;
-    sample.before.push_back({LineLocation{}, line});
+    sample.before.push_back({LineLocation{}, line, {}});
     f.samples.push_back(sample);
   }
   return f;
@@ -129,7 +129,7 @@ TEST_CASE("Request evidence is looked for in the request's other lines", "[catal
       {"Set-Cookie", *Regex::compile("Set-Cookie", "test"), EvidenceScope::request, 1.0, "m", {}});
   std::vector<detect::Finding> findings = {band(40.8, 42.8, 44.1, 500, "an unrelated line")};
   CHECK(rank_suspects(findings, catalog)[0].best.evidence == 0);
-  for (stats::GapSample& sample : findings[0].samples) sample.context.push_back({LineLocation{}, "Set-Cookie: x=1"});
+  for (stats::GapSample& sample : findings[0].samples) sample.context.push_back({LineLocation{}, "Set-Cookie: x=1", {}});
   CHECK(rank_suspects(findings, catalog)[0].best.evidence == Approx(1.0));
 }
 

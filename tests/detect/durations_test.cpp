@@ -97,3 +97,39 @@ TEST_CASE("A service time with a ±9 % spread is one band, not two modes", "[det
   CHECK(found[0].lo_ns < 190e6);
   CHECK(found[0].hi_ns > 220e6);
 }
+
+TEST_CASE("Durations of whole timer ticks are one quantised finding, not one per multiple", "[detect][durations]") {
+  // Operations that each wait 11, 12, 22, 23 or 33 jiffies of 4 ms (a noreply write's delayed
+  // ACK at HZ=250, once to three times per item), logged with 0.1 ms digits.
+  Random random(11);
+  DurationAnalyzer ticks;
+  constexpr int k_multiples[] = {11, 12, 22, 23, 33};
+  for (int i = 0; i < 400; ++i) {
+    const int k = k_multiples[static_cast<std::size_t>(random.uniform() * 5) % 5];
+    const double ms = 4.0 * k - 0.1 + 0.2 * random.uniform();
+    const auto value = static_cast<DurationNs>(std::llround(ms * 10)) * (k_ns_per_ms / 10);
+    ticks.add("", value, 4, LineLocation{9, static_cast<std::uint64_t>(i + 1), 0}, "item took_ms=" + std::to_string(ms),
+              "status=ok");
+  }
+  const auto found = ticks.finish();
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].values == ValueKind::duration);
+  CHECK(found[0].shape == Shape::quantised);
+  REQUIRE(found[0].lattice);
+  // The tick, or the largest multiple of it that is as coherent (find_quantisation's rule).
+  const double jiffies = found[0].lattice->base_ns / 4e6;
+  CHECK(std::abs(jiffies - std::round(jiffies)) < 0.02);
+  CHECK(found[0].lattice->modes.size() >= 3);
+  REQUIRE_FALSE(found[0].samples.empty());
+  CHECK(found[0].samples[0].after.fields == "status=ok");  // the line's named fields go with it
+
+  // One mode alone (every item one delayed ACK) stays a mode.
+  DurationAnalyzer one;
+  for (int i = 0; i < 400; ++i) {
+    const double ms = 44 - 0.1 + 0.2 * random.uniform() + (i % 3 == 0 ? random.lognormal(5, 0.5) : 0);
+    one.add("", static_cast<DurationNs>(ms * 1e6), 4, LineLocation{10, static_cast<std::uint64_t>(i + 1), 0}, "x");
+  }
+  const auto single = one.finish();
+  REQUIRE_FALSE(single.empty());
+  CHECK(single[0].shape != Shape::quantised);
+}

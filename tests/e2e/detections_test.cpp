@@ -347,3 +347,105 @@ TEST_CASE("A key=value client log: requests by req=, durations by op=, the pacin
   REQUIRE_FALSE(learnt["findings"].empty());
   CHECK(learnt["findings"][0]["cause"] == "tcp_syn_drop_connect_stall");
 }
+
+TEST_CASE("A client log with no request key: the pacing between its finished operations is reported apart",
+          "[e2e][detect]") {
+  const auto scan = [](const std::string& text, const std::string& args = "") {
+    const std::string path = "gapscan_e2e_unkeyed.log";
+    std::ofstream(path) << text;
+    const auto result = run_command(gapscan_command("--output json " + args + path));
+    std::remove(path.c_str());
+    REQUIRE(result.exit_code == 0);
+    return nlohmann::json::parse(result.out);
+  };
+  // The key=value client of the test above, without req=: one stream, each line an operation
+  // that logs its own duration, 200 ms between requests.
+  const auto unkeyed = [](double drop_share, std::uint64_t seed) {
+    std::string text = client_log(300, drop_share, seed);
+    for (std::size_t at = text.find(" req="); at != std::string::npos; at = text.find(" req=", at)) {
+      text.erase(at, text.find(' ', at + 1) - at);
+    }
+    return text;
+  };
+  const auto healthy = scan(unkeyed(0, 31));
+  for (const auto& finding : healthy["findings"]) CHECK(finding["confidence"].get<double>() < 0.6);
+  CHECK(healthy["analysis"]["pacing_gaps"].get<int>() == 899);
+  CHECK(healthy["analysis"]["gaps"].get<int>() == 0);
+  bool reported = false;
+  for (const auto& stream : healthy["streams"]) {
+    if (stream["kind"] != "pacing" || stream["modes"].empty()) continue;
+    reported = std::abs(stream["modes"][0]["centre_ms"].get<double>() - 200) < 10;
+  }
+  CHECK(reported);
+  // With a quarter of the connects waiting for a SYN retransmission, the durations name it.
+  const auto faulty = scan(unkeyed(0.25, 32));
+  REQUIRE_FALSE(faulty["findings"].empty());
+  CHECK(faulty["findings"][0]["cause"] == "tcp_syn_drop_connect_stall");
+  CHECK(faulty["findings"][0]["group"] == "op=connect");
+  CHECK(faulty["findings"][0]["confidence"].get<double>() >= 0.6);
+}
+
+namespace {
+
+/// A varnishncsa log (-F with %D, %{Varnish:handling}x and %{Set-Cookie}o) of a site whose
+/// pages start a session: with `cookie_on_pages` every page is a miss at the backend's render
+/// time with a fresh PHPSESSID, else pages are hits. Long user agents put the Set-Cookie past
+/// the first 320 bytes of the line.
+std::string varnish_log(bool cookie_on_pages, std::uint64_t seed) {
+  Random random(seed);
+  std::string out;
+  const std::string agent =
+      "Mozilla/5.0 (Linux; Android 14; SM-S918B Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) "
+      "Version/4.0 Chrome/131.0.6778.135 Mobile Safari/537.36 [FB_IAB/FB4A;FBAV/490.0.0.60.64;IABMV/1;]";
+  for (int i = 0; i < 400; ++i) {
+    const int second = i / 3;
+    char stamp[40];
+    std::snprintf(stamp, sizeof stamp, "02/Dec/2026:09:%02d:%02d +0000", second / 60, second % 60);
+    const bool page = i % 2 == 0;
+    std::string handling = "hit", cookie = "-";
+    long micros = 40 + static_cast<long>(400 * random.uniform());
+    if (page && cookie_on_pages) {
+      handling = "miss";
+      micros = static_cast<long>(1000 * (140 + 90 * random.uniform()));
+      char id[32];
+      std::snprintf(id, sizeof id, "%016llx", static_cast<unsigned long long>(random.next()));
+      cookie = std::string("PHPSESSID=") + id + "; path=/";
+    }
+    char text[1024];
+    std::snprintf(text, sizeof text, "66.249.66.%d - - [%s] \"GET http://news.example.org/%s/%d HTTP/1.1\" 200 %d "
+                  "\"https://www.google.com/\" \"%s\" %ld %s \"%s\"\n",
+                  i % 200, stamp, page ? "article" : "static/img", 48000 + i, 20000 + i * 7, agent.c_str(), micros,
+                  handling.c_str(), cookie.c_str());
+    out += text;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("A cache that misses every page with a session cookie is found from the access log's named fields",
+          "[e2e][detect]") {
+  const auto scan = [](const std::string& text, const std::string& args) {
+    const std::string path = "gapscan_e2e_varnish.log";
+    std::ofstream(path) << text;
+    const auto result = run_command(gapscan_command("--output json " + args + path));
+    std::remove(path.c_str());
+    REQUIRE(result.exit_code == 0);
+    return nlohmann::json::parse(result.out);
+  };
+  // By a preset (the fields by name), and read by shape without one.
+  for (const std::string args : {"--format-file varnishncsa-cache ", ""}) {
+    INFO(args);
+    const auto faulty = scan(varnish_log(true, 41), args);
+    REQUIRE_FALSE(faulty["findings"].empty());
+    const auto& top = faulty["findings"][0];
+    INFO(top.dump(1).substr(0, 1500));
+    CHECK(top["cause"] == "http_cache_bypass_set_cookie");
+    CHECK(top["confidence"].get<double>() >= 0.6);
+    CHECK(top["values"] == "durations");
+    const auto healthy = scan(varnish_log(false, 42), args);
+    for (const auto& finding : healthy["findings"]) CHECK(finding["confidence"].get<double>() < 0.6);
+  }
+  const auto preset = scan(varnish_log(true, 43), "--format-file varnishncsa-cache ");
+  CHECK(preset["inputs"][0]["format"].get<std::string>().find("varnishncsa-cache") != std::string::npos);
+}

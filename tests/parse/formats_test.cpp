@@ -1,3 +1,4 @@
+#include <gapscan/parse/fields.hpp>
 #include <gapscan/parse/format.hpp>
 
 #include <catch2/catch.hpp>
@@ -252,4 +253,46 @@ TEST_CASE("strace -r: deltas summed into a time from the start of the trace", "[
     INFO(other);
     CHECK(parser->parse(other, r) == ParseStatus::not_this_format);
   }
+}
+
+TEST_CASE("Access logs name their fields: method, path, status, cache status and Set-Cookie", "[parse][formats]") {
+  Record r;
+  // varnishncsa -F with %D, %{Varnish:handling}x and %{Set-Cookie}o, read by shape.
+  REQUIRE(parse_with("access-log",
+                     R"(66.249.66.4 - - [02/Dec/2026:09:14:00 +0000] "GET /news/48192 HTTP/1.1" 200 59390 "-" )"
+                     R"x("Mozilla/5.0 (compatible; Googlebot/2.1)" 142890 miss "PHPSESSID=9944ljnvqes; path=/")x",
+                     r) == ParseStatus::parsed);
+  CHECK(r.completion);
+  CHECK(key_value(r.fields, "method") == "GET");
+  CHECK(key_value(r.fields, "path") == "/news/48192");
+  CHECK(key_value(r.fields, "status") == "200");
+  CHECK(key_value(r.fields, "cache_status") == "miss");
+  CHECK(key_value(r.fields, "set_cookie") == "PHPSESSID=9944ljnvqes; path=/");
+  // nginx with "$upstream_cache_status" quoted; a request's Cookie header is no Set-Cookie.
+  REQUIRE(parse_with("access-log",
+                     R"(10.0.0.1 - - [02/Dec/2026:09:14:00 +0000] "POST /login HTTP/2.0" 302 0 "-" "curl/8.5.0" )"
+                     R"(0.140 "BYPASS" "sid=abc; theme=dark")",
+                     r) == ParseStatus::parsed);
+  CHECK(key_value(r.fields, "method") == "POST");
+  CHECK(key_value(r.fields, "cache_status") == "BYPASS");
+  CHECK(key_value(r.fields, "set_cookie").empty());
+  // A common-format line: the fields it has.
+  REQUIRE(parse_with("access-log", "10.0.0.1 - - [29/Nov/2026:21:03:04 +0000] \"GET /x HTTP/1.1\" 404 157", r) ==
+          ParseStatus::parsed);
+  CHECK(r.fields == "method=GET path=/x status=404");
+}
+
+TEST_CASE("Named fields are written so that key_value reads them back", "[parse][fields]") {
+  std::string block;
+  append_field(block, "status", "200");
+  append_field(block, "referer", "-");  // nothing logged: not written
+  append_field(block, "set_cookie", "a=\"1\"; path=/");
+  append_field(block, "agent", "Mozilla/5.0 (X11, Linux)");
+  CHECK(block == R"x(status=200 set_cookie="a='1'; path=/" agent="Mozilla/5.0 (X11, Linux)")x");
+  CHECK(key_value(block, "set_cookie") == "a='1'; path=/");
+  CHECK(key_value(block, "agent") == "Mozilla/5.0 (X11, Linux)");
+  CHECK(canonical_field_name("upstream_cache_status") == "cache_status");
+  CHECK(canonical_field_name("sent_http_set_cookie") == "set_cookie");
+  CHECK(canonical_field_name("varnish_handling") == "cache_status");
+  CHECK(canonical_field_name("body_bytes_sent").empty());
 }

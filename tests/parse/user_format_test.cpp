@@ -1,3 +1,4 @@
+#include <gapscan/parse/fields.hpp>
 #include <gapscan/parse/time_layout.hpp>
 #include <gapscan/parse/user_format.hpp>
 
@@ -164,6 +165,12 @@ samples = ['110.93.150.124 - - [02/Dec/2026:20:44:18 +0900] "GET /freeboard/3179
               R"(1.2.3.4 - - [02/Dec/2026:20:44:19 +0900] "GET /p HTTP/2.0" 200 9 "-" "M" 0.512 0.500, 0.011 MISS "-")",
               record) == ParseStatus::parsed);
   CHECK(record.duration == 512'000'000);  // $request_time, not the upstream's
+  CHECK(key_value(record.fields, "upstream_cache_status") == "MISS");
+  CHECK(key_value(record.fields, "cache_status") == "MISS");
+  CHECK(key_value(record.fields, "request_method").empty());  // not in this format: from $request
+  CHECK(key_value(record.fields, "method") == "GET");
+  CHECK(key_value(record.fields, "path") == "/p");
+  CHECK(key_value(record.fields, "set_cookie").empty());  // "-"
   // Apache / varnishncsa -F: %t with its brackets, %D in microseconds, a request-id header.
   const auto varnish = parse_format_file(R"toml(
 name = "varnish"
@@ -179,6 +186,14 @@ samples = ['203.0.113.9 - - [02/Dec/2026:20:41:00 +0000] "GET http://bbs.example
           record) == ParseStatus::parsed);
   CHECK(record.duration == 212'345'000);
   CHECK(record.group == "r-77");
+  // Every other field is named for the catalog's field tests: by nginx's name for the same
+  // variable, and by its canonical name (method, cache_status, set_cookie).
+  CHECK(record.completion);
+  CHECK(key_value(record.fields, "status") == "200");
+  CHECK(key_value(record.fields, "varnish_handling") == "miss");
+  CHECK(key_value(record.fields, "cache_status") == "miss");
+  CHECK(key_value(record.fields, "method") == "GET");
+  CHECK(key_value(record.fields, "http_user_agent") == "Mozilla/5.0");
   // A format string without a time, or with both a format string and a regex, is an error.
   diagnostics.clear();
   CHECK_FALSE(parse_format_file("name = \"x\"\nnginx_log_format = '$remote_addr $status'\nsamples = ['1.2.3.4 200']\n",

@@ -55,7 +55,9 @@ struct EvidencePattern {
   std::optional<FieldTest> field;
 
   /// True when the line holds this evidence: the regex anywhere in it, or the field test.
-  bool matches(std::string_view line) const;
+  /// `fields`: the line's named fields of a positional format (parse::Record::fields), as
+  /// `name=value` pairs; a regex is also searched there, a field test looks there first.
+  bool matches(std::string_view line, std::string_view fields = {}) const;
 };
 
 /// A line that starts the stall (a fork, a GC pause): gaps of other streams around its time

@@ -24,8 +24,12 @@ struct InputResult {
   std::optional<Diagnostic> error;  ///< why reading stopped early
 };
 
-/// Loads the user-defined formats: `files`, then `patterns_dir`/formats/*.toml if that folder
-/// exists. Every problem goes to `diagnostics`; any error makes the result an error.
+/// The built-in format presets (patterns/presets/NAME.toml): name and file text, by name.
+std::vector<std::pair<std::string, std::string>> format_presets();
+
+/// Loads the user-defined formats: `files` (a name that is not a file is a preset: from
+/// `patterns_dir`/presets/NAME.toml, else built in), then `patterns_dir`/formats/*.toml if that
+/// folder exists. Every problem goes to `diagnostics`; any error makes the result an error.
 Expected<std::shared_ptr<const std::vector<parse::FormatInfo>>> load_user_formats(const std::vector<std::string>& files,
                                                                                   const std::string& patterns_dir,
                                                                                   std::vector<Diagnostic>& diagnostics);

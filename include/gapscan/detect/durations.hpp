@@ -35,8 +35,9 @@ class DurationAnalyzer {
  public:
   explicit DurationAnalyzer(DurationOptions options = {}) : m_options(options) {}
 
+  /// `fields`: the line's named fields of a positional format (parse::Record::fields).
   void add(std::string_view group, DurationNs value, std::uint8_t digits, const LineLocation& where,
-           std::string_view line);
+           std::string_view line, std::string_view fields = {});
 
   /// Modes of every group, as findings (values = durations), most significant first.
   std::vector<Finding> finish();
@@ -54,6 +55,7 @@ class DurationAnalyzer {
     DurationNs value;
     LineLocation where;
     std::string line;
+    std::string fields;
   };
   static constexpr std::size_t k_examples = 128;  // lines kept per group
   struct Group {
@@ -69,6 +71,8 @@ class DurationAnalyzer {
   /// values, sorted.
   std::vector<double> scan_group(Group& group, std::vector<std::vector<double>>& modes,
                                  std::vector<double>& log10_ps) const;
+  /// Folds the group's modes on a lattice that holds most of its values into one QUANTISED finding.
+  void fold_group_lattice(const Group& group, std::vector<Finding>& group_findings) const;
   void add_examples(const std::string& key, const Group& group, Finding& f) const;
 
   DurationOptions m_options;

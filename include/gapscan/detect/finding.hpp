@@ -117,6 +117,8 @@ struct DetectionSummary {
   std::uint64_t windows_scanned = 0;  ///< windows with enough gaps for the per-request test
   std::uint64_t derived_windows = 0;  ///< windows of template and log-wide streams
   std::uint64_t derived_windows_scanned = 0;
+  std::uint64_t pacing_windows = 0;  ///< windows of inputs whose lines are finished requests (between requests)
+  std::uint64_t pacing_gaps = 0;     ///< their gaps: the pacing between requests, never a suspect
   std::uint64_t gaps = 0;
   std::uint64_t zero_gaps = 0;
   std::uint64_t out_of_order = 0;
@@ -160,7 +162,8 @@ struct StreamStall {
 /// What one stream's own tests found (detection-methods.md §4.8).
 struct StreamDetections {
   std::string stream;            ///< request id (cut), empty for a whole-input stream; for derived streams the key
-  std::string kind = "request";  ///< request, input (no request ids), template, process or log (an input's every line)
+  std::string kind = "request";  ///< request, input (no request ids), template, process, log (an input's every
+                                 ///< line) or pacing (an input of finished requests: the gaps between them)
   std::uint64_t template_hash = 0;  ///< for a template stream
   SourceId input = 0;               ///< for an input or log stream
   std::uint64_t lines = 0;

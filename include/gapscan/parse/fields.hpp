@@ -87,4 +87,18 @@ bool duration_value(std::string_view value, DurationNs default_unit, DurationNs&
 /// its end). Empty when the line has no such field.
 std::string_view field_value(std::string_view text, std::string_view name);
 
+/// Appends `name=value` to a Record::fields block (space-separated; the value in double
+/// quotes when it holds a space, comma, tab or quote, its own double quotes turned into
+/// single ones), so that key_value() reads it back. Empty values and "-" are not written.
+void append_field(std::string& out, std::string_view name, std::string_view value);
+
+/// The canonical name of a web server's field, for the catalog's field tests: status, method,
+/// path, cache_status, set_cookie (nginx $upstream_cache_status, Apache %{Set-Cookie}o,
+/// varnishncsa %{Varnish:handling}x, X-Cache …); empty when the name has none of its own.
+std::string_view canonical_field_name(std::string_view name);
+
+/// An HTTP cache's status word as caches log it (nginx HIT, MISS, BYPASS, EXPIRED, STALE,
+/// UPDATING, REVALIDATED; Varnish hit, miss, pass, pipe, synth; hitmiss, hitpass).
+bool is_cache_status(std::string_view token);
+
 }  // namespace gapscan::parse

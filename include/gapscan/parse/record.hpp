@@ -23,6 +23,11 @@ struct Record {
   std::string_view level;            ///< severity as written, when the format has one
   std::string_view message;          ///< the message text (for JSON: the raw, still-escaped value)
   std::string_view format;           ///< name of the format that parsed the line (set by RecordReader)
+  std::string_view fields;           ///< fields a positional format names (an access log's status, method, cache
+                                     ///< status, Set-Cookie), as `name=value` pairs (fields.hpp append_field);
+                                     ///< empty for lines that name their own fields (key=value, JSON)
+  bool completion = false;           ///< the line reports a finished request (an access-log line); a line that
+                                     ///< logs a duration is taken as one too
 };
 
 }  // namespace gapscan::parse

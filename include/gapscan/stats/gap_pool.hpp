@@ -17,7 +17,11 @@ namespace gapscan::stats {
 struct EvidenceLine {
   LineLocation location;
   std::string text;
+  std::string fields;  ///< the named fields of a positional format (parse::Record::fields), for evidence
 };
+
+/// A window's entry as an evidence line: its text and named fields.
+EvidenceLine evidence_line(const stream::StreamWindow& window, const stream::Entry& entry);
 
 /// One example gap: the two lines before it and the line after it.
 struct GapSample {

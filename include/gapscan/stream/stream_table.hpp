@@ -22,6 +22,10 @@ struct Entry {
   std::uint32_t text_offset = 0;  ///< into StreamWindow::text
   std::uint32_t text_length = 0;
   std::uint8_t time_digits = 0;
+  bool completion = false;  ///< the line reports a finished request or operation (Record::completion, or a duration)
+  std::uint16_t fields_length = 0;  ///< Record::fields, kept in StreamWindow::text right after the line
+  std::uint32_t duration_us = k_no_duration;  ///< the duration the line logs, in µs (capped); k_no_duration: none
+  static constexpr std::uint32_t k_no_duration = UINT32_MAX;
 };
 
 /// A window of one stream. Views are valid only during the sink call.
@@ -34,6 +38,10 @@ struct StreamWindow {
   std::string_view text;           ///< storage of the entries' line text
 
   std::string_view line_text(const Entry& entry) const { return text.substr(entry.text_offset, entry.text_length); }
+  /// The named fields of a positional format (Record::fields); empty for most lines.
+  std::string_view line_fields(const Entry& entry) const {
+    return text.substr(entry.text_offset + entry.text_length, entry.fields_length);
+  }
 };
 
 /// A window that owns its storage: what the stream table hands over.
@@ -57,6 +65,7 @@ struct GroupingOptions {
   std::size_t max_buffered_bytes = 32u << 20;  ///< above this, flush the least recently used streams
   std::size_t max_parked = 4096;               ///< flushed streams remembered to carry their last line
   std::size_t max_line_text = 320;             ///< bytes of each line kept for the report and evidence
+  std::size_t max_line_fields = 512;           ///< bytes of each line's named fields kept for evidence
 };
 
 struct GroupingStats {

@@ -18,7 +18,10 @@
 #include <gapscan/parse/stamp.hpp>
 #include <gapscan/parse/stamp_clock.hpp>
 
+#include <array>
+#include <cctype>
 #include <cstdint>
+#include <string>
 
 namespace gapscan::parse::formats {
 namespace {
@@ -112,6 +115,20 @@ class AccessLogParser final : public LineParser {
     if (status.size() != 3 || !all_digits(status)) return ParseStatus::not_this_format;
     const std::string_view request_text = line.substr(request + 1, pos - request);
     const bool web_server = bracketed || request_text.find(" HTTP/") != std::string_view::npos;
+    // The named fields the catalog's evidence can test: method, path and status, and below the
+    // cache status and Set-Cookie a web server's appended fields show by their shape.
+    m_fields.clear();
+    m_cache_status = false;
+    const std::size_t request_end = line.find('"', request + 1);
+    const std::string_view request_line = line.substr(request + 1, request_end - request - 1);
+    const std::size_t space = request_line.find(' ');
+    if (space != std::string_view::npos) {
+      append_field(m_fields, "method", request_line.substr(0, space));
+      const std::size_t path_end = request_line.find(' ', space + 1);
+      append_field(m_fields, "path", request_line.substr(space + 1, path_end - space - 1));
+    }
+    append_field(m_fields, "status", status);
+    record.completion = true;
 
     record.time = m_clock.instant(stamp);
     record.time_digits = stamp.digits;
@@ -128,20 +145,25 @@ class AccessLogParser final : public LineParser {
         if (!value.empty()) parse_duration(value, k_ns_per_s, record.duration, record.duration_digits);
       }
     }
+    record.fields = m_fields;
     if (!web_server) return ParseStatus::parsed;
 
     // The token right after the status is the size (%b, $body_bytes_sent).
     if (pos < line.size() && line[pos] != '"') next_token(line, pos);
     while (pos < line.size()) {
       if (line[pos] == '"') {
+        const std::size_t open = pos;
         pos = skip_quoted(line, pos);
         if (pos == std::string_view::npos) break;
+        quoted_field(line.substr(open + 1, pos - open - 2));
         if (pos < line.size() && line[pos] == ' ') ++pos;
         continue;
       }
       const std::string_view token = next_token(line, pos);
       if (token.empty() || token == "-") continue;
-      if (token.size() == 14 && is_millis_decimal(token, 10)) {  // $msec
+      if (is_cache_status(token)) {
+        cache_status(token);
+      } else if (token.size() == 14 && is_millis_decimal(token, 10)) {  // $msec
         DurationNs instant = 0;
         std::uint8_t digits = 0;
         if (parse_duration(token, k_ns_per_s, instant, digits)) {
@@ -157,10 +179,35 @@ class AccessLogParser final : public LineParser {
         record.group = token;
       }
     }
+    record.fields = m_fields;
     return ParseStatus::parsed;
   }
 
  private:
+  void cache_status(std::string_view token) {
+    if (!m_cache_status) append_field(m_fields, "cache_status", token);
+    m_cache_status = true;
+  }
+  /// A quoted field after the status: a cache status ("MISS"), or a Set-Cookie value (a
+  /// cookie with its attributes: a request's Cookie header has none); referer and agent are
+  /// left in the line.
+  void quoted_field(std::string_view value) {
+    if (is_cache_status(value)) return cache_status(value);
+    if (value.find('=') == std::string_view::npos || value.find(';') == std::string_view::npos) return;
+    static constexpr std::array<std::string_view, 6> k_attributes = {"path=", "expires=", "max-age=", "domain=",
+                                                                     "httponly", "samesite="};
+    std::string lower(value.substr(0, 512));
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (std::string_view attribute : k_attributes) {
+      if (lower.find(attribute) != std::string::npos) {
+        append_field(m_fields, "set_cookie", value);
+        return;
+      }
+    }
+  }
+
+  std::string m_fields;
+  bool m_cache_status = false;
   StampClock m_clock;
   int m_default_year = 1970;
 };
