@@ -63,115 +63,18 @@ double log_binomial_tail(std::size_t n, std::size_t k, double q) {
   return std::min(0.0, log_sum);
 }
 
-/// The literal strings a pattern matches when it is one (an optional leading (?i), then
-/// alternatives of plain characters and escaped punctuation); false otherwise.
-bool literals_of(std::string_view pattern, std::vector<std::string>& out) {
-  if (pattern.starts_with("(?i)")) pattern.remove_prefix(4);
-  std::vector<std::string> found(1);
-  for (std::size_t i = 0; i < pattern.size(); ++i) {
-    const char c = pattern[i];
-    if (c == '|') {
-      found.emplace_back();
-    } else if (c == '\\') {
-      if (i + 1 >= pattern.size() || std::isalnum(static_cast<unsigned char>(pattern[i + 1])) != 0) return false;
-      found.back() += pattern[++i];
-    } else if (std::string_view(".^$*+?()[]{}").find(c) != std::string_view::npos) {
-      return false;
-    } else {
-      found.back() += c;
-    }
-  }
-  for (const std::string& literal : found) {
-    if (literal.size() < 3) return false;
-  }
-  out = std::move(found);
-  return true;
-}
-
-/// ASCII lower case of a byte, by table.
-struct FoldTable {
-  std::array<unsigned char, 256> map{};
-  FoldTable() {
-    for (int c = 0; c < 256; ++c)
-      map[static_cast<std::size_t>(c)] = static_cast<unsigned char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
-  }
-};
-const FoldTable k_fold;
-
 }  // namespace
 
-/// A literal searched for with ASCII case folded: memchr for its rarest byte (both cases),
-/// then a comparison around it. A superset of the lines its pattern matches, which the pattern
-/// then checks.
-struct TriggerAligner::Literal {
-  std::string lower;
-  std::size_t anchor = 0;  // position of the rarest byte
-  unsigned char anchor_lower = 0, anchor_upper = 0;
-
-  explicit Literal(std::string_view literal) {
-    for (char c : literal) lower += static_cast<char>(k_fold.map[static_cast<unsigned char>(c)]);
-    // Letters by their frequency in English text, commonest first; anything else is rarer.
-    constexpr std::string_view k_common = " etaoinshrdlcumwfgypbvkjxqz";
-    std::size_t best = 0;
-    for (std::size_t k = 0; k < lower.size(); ++k) {
-      const std::size_t rank = k_common.find(lower[k]);
-      const std::size_t score = rank == std::string_view::npos ? k_common.size() : rank;
-      if (score > best || k == 0) {
-        best = score;
-        anchor = k;
-      }
-    }
-    anchor_lower = static_cast<unsigned char>(lower[anchor]);
-    anchor_upper =
-        static_cast<unsigned char>(anchor_lower >= 'a' && anchor_lower <= 'z' ? anchor_lower - 32 : anchor_lower);
-  }
-
-  bool matches_at(const unsigned char* data, std::size_t at) const {
-    for (std::size_t k = 0; k < lower.size(); ++k) {
-      if (k_fold.map[data[at + k]] != static_cast<unsigned char>(lower[k])) return false;
-    }
-    return true;
-  }
-
-  /// Appends the offsets of all occurrences in text[from, end).
-  void find_all(std::string_view text, std::size_t from, std::vector<std::size_t>& hits) const {
-    const auto* data = reinterpret_cast<const unsigned char*>(text.data());
-    const std::size_t n = lower.size();
-    const std::size_t variants = anchor_upper == anchor_lower ? 1 : 2;
-    for (std::size_t v = 0; v < variants; ++v) {
-      const unsigned char byte = v == 0 ? anchor_lower : anchor_upper;
-      std::size_t at = from + anchor;
-      while (at < text.size()) {
-        const void* found = std::memchr(data + at, byte, text.size() - at);
-        if (found == nullptr) break;
-        const auto position = static_cast<std::size_t>(static_cast<const unsigned char*>(found) - data);
-        const std::size_t start = position - anchor;
-        if (start + n <= text.size() && matches_at(data, start)) hits.push_back(start);
-        at = position + 1;
-      }
-    }
-  }
-};
-
 TriggerAligner::TriggerAligner(std::vector<TriggerSpec> specs, TriggerOptions options) : m_options(options) {
-  std::string any;
+  std::vector<std::string> patterns;
   for (TriggerSpec& spec : specs) {
     auto regex = Regex::compile(spec.pattern, "trigger " + spec.pattern);
     if (!regex) continue;  // patterns are checked where they are loaded
-    std::vector<std::string> literals;
-    if (literals_of(spec.pattern, literals)) {
-      for (std::string& literal : literals) m_literals.push_back(std::make_unique<Literal>(literal));
-    } else {
-      if (!any.empty()) any += '|';
-      any += "(?:" + spec.pattern + ")";
-    }
+    patterns.push_back(spec.pattern);
     m_regexes.push_back(std::move(*regex));
     m_specs.push_back(std::move(spec));
   }
-  if (!any.empty()) {
-    auto regex = Regex::compile(any, "triggers");
-    if (regex) m_any = std::make_unique<Regex>(std::move(*regex));
-  }
+  m_prefilter = std::make_unique<Prefilter>(patterns);
   m_lines.assign(m_specs.size(), 0);
   m_markers.resize(m_specs.size());
 }
@@ -204,11 +107,21 @@ void TriggerAligner::add(const stream::StreamWindow& window, const stats::GapSer
 
 bool TriggerAligner::keep_trigger_lines(const stream::StreamWindow& window) {
   // Trigger lines (kept whatever the stream's hash: they are few). The lines' texts lie back to
-  // back in the window's text, in entry order: literal patterns are searched for over all of
-  // it (memchr for their rarest byte, case folded), the other patterns' alternation once over it
-  // (RE2), and only the lines where something was found are tried pattern by pattern. A match
-  // running from one line into the next is tried on the line where it starts.
+  // back in the window's text, in entry order: the patterns' atoms are searched for over all of
+  // it in one pass (core/prefilter.hpp), and only the lines where one was found are tried, with
+  // the patterns whose atoms they hold. A match running from one line into the next is tried
+  // on the line where it starts.
   const std::size_t triggers_before = m_triggers.size();
+  if (!m_adapted) {
+    // The atoms are filed under the byte pairs this log has least of, once its first 64 KiB
+    // are seen (a matter of speed only: the lines found are the same).
+    m_sample.append(window.text.substr(0, k_adapt_sample - m_sample.size()));
+    if (m_sample.size() >= k_adapt_sample) {
+      m_prefilter->adapt(m_sample);
+      m_adapted = true;
+      std::string().swap(m_sample);
+    }
+  }
   const std::size_t first = window.window_index > 0 ? 1 : 0;
   if (first < window.entries.size()) {
     const std::vector<std::size_t> hits = candidate_offsets(window, window.entries[first].text_offset);
@@ -226,21 +139,16 @@ bool TriggerAligner::keep_trigger_lines(const stream::StreamWindow& window) {
 std::vector<std::size_t> TriggerAligner::candidate_offsets(const stream::StreamWindow& window,
                                                            std::size_t start) const {
   std::vector<std::size_t> hits;  // byte offsets of candidate matches
-  for (const auto& literal : m_literals) literal->find_all(window.text, start, hits);
-  if (m_any) {
-    std::size_t from = start, begin = 0, end = 0;
-    while (m_any->find(window.text, from, begin, end)) {
-      hits.push_back(begin);
-      from = std::max(end, begin + 1);
-    }
-  }
+  m_prefilter->candidates(window.text, start, hits);
   std::sort(hits.begin(), hits.end());
   return hits;
 }
 
 void TriggerAligner::match_line(const stream::StreamWindow& window, const stream::Entry& entry) {
   const std::string_view text = window.line_text(entry);
-  for (std::size_t s = 0; s < m_specs.size(); ++s) {
+  m_prefilter->potentials(text, m_potentials);
+  for (const int potential : m_potentials) {
+    const auto s = static_cast<std::size_t>(potential);
     if (!m_regexes[s].search(text)) continue;
     if (m_specs[s].marker) {
       if (m_lines[s]++ == 0)

@@ -13,33 +13,44 @@ void WindowQueue::push(OwnedWindow&& window) {
   const std::size_t bytes = window.bytes();
   std::unique_lock lock(m_mutex);
   // A window larger than the byte budget still goes through, alone.
-  m_not_full.wait(lock, [&] {
-    return m_pending.empty() || (m_pending.size() < m_max_windows && m_pending_bytes + bytes <= m_max_bytes);
-  });
+  if (!(m_pending.empty() || (m_pending.size() < m_max_windows && m_pending_bytes + bytes <= m_max_bytes))) {
+    m_producer_waiting = true;
+    m_not_full.wait(lock, [&] {
+      return m_pending.empty() || (m_pending.size() < m_max_windows && m_pending_bytes + bytes <= m_max_bytes);
+    });
+    m_producer_waiting = false;
+  }
   m_pending_bytes += bytes;
   m_pending.push_back(std::move(window));
-  m_not_empty.notify_one();
+  // Woken only when it waits: a wake-up per window costs more than analysing a small one.
+  const bool wake = m_consumer_waiting;
+  lock.unlock();
+  if (wake) m_not_empty.notify_one();
 }
 
 void WindowQueue::run() {
+  std::deque<OwnedWindow> batch;
   for (;;) {
-    OwnedWindow window;
     {
       std::unique_lock lock(m_mutex);
+      m_consumer_waiting = true;
       m_not_empty.wait(lock, [&] { return !m_pending.empty() || m_done; });
+      m_consumer_waiting = false;
       if (m_pending.empty()) return;  // done and drained
-      window = std::move(m_pending.front());
-      m_pending.pop_front();
-      m_pending_bytes -= window.bytes();
+      // Everything pending is taken at once: one lock and one wake-up per batch.
+      batch.swap(m_pending);
+      m_pending_bytes = 0;
+      if (m_producer_waiting) m_not_full.notify_one();
     }
-    m_not_full.notify_one();  // room for one more while this one is analysed
-    m_consumer(window.view());
+    for (OwnedWindow& window : batch) m_consumer(window.view());
+    batch.clear();
   }
 }
 
 void WindowQueue::finish() {
   {
     std::lock_guard lock(m_mutex);
+    if (m_done) return;
     m_done = true;
   }
   m_not_empty.notify_one();

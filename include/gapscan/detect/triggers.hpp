@@ -45,6 +45,7 @@
 // streams' windows cost only the search for trigger lines.
 
 #include <gapscan/core/location.hpp>
+#include <gapscan/core/prefilter.hpp>
 #include <gapscan/core/regex.hpp>
 #include <gapscan/core/time.hpp>
 #include <gapscan/stats/gap_series.hpp>
@@ -210,9 +211,11 @@ class TriggerAligner {
 
   std::vector<TriggerSpec> m_specs;
   std::vector<Regex> m_regexes;
-  struct Literal;
-  std::vector<std::unique_ptr<Literal>> m_literals;  ///< for patterns that are literals: searched for first
-  std::unique_ptr<Regex> m_any;                      ///< the alternation of the other patterns
+  std::unique_ptr<Prefilter> m_prefilter;  ///< the patterns' atoms, found in one pass over a window
+  std::vector<int> m_potentials;           ///< scratch: the patterns a line may match
+  static constexpr std::size_t k_adapt_sample = 64 * 1024;
+  std::string m_sample;  ///< the first text seen, until the prefilter is adapted to it
+  bool m_adapted = false;
   TriggerOptions m_options;
   std::vector<Span> m_spans;
   std::vector<Stall> m_stalls;

@@ -2,8 +2,8 @@
 // Hands stream windows to a consumer on its own thread: parsing and grouping go on while
 // the previous windows are analysed. Windows are consumed in the order they were produced,
 // so results do not depend on whether the queue is used. The queue is bounded: the producer
-// waits while `max_windows` windows or `max_bytes` bytes are pending (plus the one being
-// analysed), so memory stays bounded.
+// waits while `max_windows` windows or `max_bytes` bytes are pending (plus the batch being
+// analysed: the consumer takes everything pending at once), so memory stays bounded.
 
 #include <gapscan/stream/stream_table.hpp>
 
@@ -41,6 +41,8 @@ class WindowQueue {
   std::deque<OwnedWindow> m_pending;
   std::size_t m_pending_bytes = 0;
   bool m_done = false;
+  bool m_consumer_waiting = false;
+  bool m_producer_waiting = false;
   std::thread m_thread;
 };
 

@@ -1,0 +1,122 @@
+#include "../test_random.hpp"
+
+#include <gapscan/catalog/loader.hpp>
+#include <gapscan/core/prefilter.hpp>
+#include <gapscan/core/regex.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+using namespace gapscan;
+using gapscan::testing::Random;
+
+namespace {
+
+/// The lines of `text` (offsets of their starts) that hold a candidate.
+std::vector<std::size_t> candidate_lines(const Prefilter& filter, const std::string& text) {
+  std::vector<std::size_t> offsets, lines;
+  filter.candidates(text, 0, offsets);
+  for (std::size_t offset : offsets) {
+    const std::size_t start = text.rfind('\n', offset == 0 ? 0 : offset - 1);
+    lines.push_back(start == std::string::npos || offset == 0 ? 0 : start + 1);
+  }
+  std::sort(lines.begin(), lines.end());
+  lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("The prefilter finds every line a pattern matches, and names the patterns to try", "[core][prefilter]") {
+  const std::vector<std::string> patterns = {
+      "Background saving started by pid",                          // a literal
+      R"((?i)\bCONFIG_HZ\b|\bjiffies\b)",                          // case folded, alternatives
+      R"(\bGC\(\d+\) Pause (?:Young|Full)\b)",                     // atoms around a number
+      R"(\d+ms)",                                                  // no atom: searched as an alternation
+      R"(\[(?:Full GC|GC|GC pause) \()",                           // alternatives inside a group
+      R"(broken(()",                                               // does not compile: never a candidate
+  };
+  const Prefilter filter(patterns);
+  CHECK(filter.unfiltered() == 1);  // \d+ms
+  const std::vector<std::string> lines = {
+      "12:00:01.123 * Background saving started by pid 4242",
+      "kernel: jiffies went backwards",
+      "[0.101s][info][gc] GC(3) Pause Young (Normal) 24M->3M(256M) 3.1ms",
+      "took 250ms",
+      "nothing to see here",
+      "[GC pause (G1 Evacuation Pause) (young), 0.0042 secs]",
+      "BACKGROUND SAVING STARTED BY PID 7",  // the literal is case sensitive: the filter folds, RE2 decides
+      "a config_hz=250 line",
+  };
+  std::string text;
+  std::vector<std::size_t> starts;
+  for (const std::string& line : lines) {
+    starts.push_back(text.size());
+    text += line + "\n";
+  }
+  const std::vector<std::size_t> found = candidate_lines(filter, text);
+  std::vector<Regex> regexes;
+  for (std::size_t p = 0; p + 1 < patterns.size(); ++p) regexes.push_back(*Regex::compile(patterns[p], "test"));
+  for (std::size_t l = 0; l < lines.size(); ++l) {
+    INFO(lines[l]);
+    std::vector<int> potentials;
+    filter.potentials(lines[l], potentials);
+    for (std::size_t p = 0; p < regexes.size(); ++p) {
+      if (!regexes[p].search(lines[l])) continue;
+      // Every match is on a candidate line, and its pattern is among the potentials.
+      CHECK(std::binary_search(found.begin(), found.end(), starts[l]));
+      CHECK(std::find(potentials.begin(), potentials.end(), static_cast<int>(p)) != potentials.end());
+    }
+    CHECK(std::find(potentials.begin(), potentials.end(), 5) == potentials.end());
+  }
+  CHECK_FALSE(std::binary_search(found.begin(), found.end(), starts[4]));  // "nothing to see here"
+  std::vector<int> potentials;
+  filter.potentials("nothing to see here", potentials);
+  CHECK(potentials == std::vector<int>{3});  // only the pattern without atoms is always a potential
+}
+
+TEST_CASE("The prefilter's result does not depend on how it adapted to the log", "[core][prefilter]") {
+  const std::vector<std::string> patterns = {"Background saving started by pid", R"((?i)\bbusy_?timeout\b)",
+                                             R"(checkpoint complete: wrote \d+ buffers)", "timer_slack_ns"};
+  Prefilter fixed(patterns), adapted(patterns);
+  Random random(5);
+  std::string text;
+  const char* words[] = {"debug", "busy", "timeout", "checkpoint", "complete:", "wrote", "buffers", "Background",
+                         "saving", "started", "by", "pid", "timer_slack_ns", "busy_timeout", "x", "17"};
+  for (int i = 0; i < 20000; ++i) {
+    text += words[static_cast<std::size_t>(random.uniform() * 16) % 16];
+    text += random.uniform() < 0.1 ? '\n' : ' ';
+  }
+  text += "checkpoint complete: wrote 12 buffers\nBackground saving started by pid 3\n";
+  adapted.adapt(text.substr(0, 4096));
+  std::vector<std::size_t> a, b;
+  fixed.candidates(text, 0, a);
+  adapted.candidates(text, 0, b);
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  CHECK(a == b);
+  CHECK_FALSE(a.empty());
+}
+
+TEST_CASE("Every trigger and file pattern of the built-in catalog has atoms", "[core][prefilter][catalog]") {
+  // A pattern without atoms costs an RE2 pass over every line read: the built-in catalog has
+  // none (write `\[(?:Full GC|GC) \(` rather than `\[(?:Full )?GC \(`, which leaves only "gc").
+  std::vector<Diagnostic> diagnostics;
+  const auto catalog = catalog::load_builtin(diagnostics);
+  REQUIRE(catalog);
+  std::vector<std::string> patterns;
+  for (const auto& cause : catalog->causes) {
+    for (const auto& trigger : cause.triggers) patterns.push_back(trigger.pattern);
+    for (const auto& evidence : cause.evidence) {
+      if (evidence.scope == catalog::EvidenceScope::file) patterns.push_back(evidence.pattern);
+    }
+  }
+  REQUIRE(patterns.size() > 50);
+  for (const std::string& pattern : patterns) {
+    INFO(pattern);
+    CHECK(Prefilter({pattern}).unfiltered() == 0);
+  }
+}
