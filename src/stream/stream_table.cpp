@@ -8,6 +8,7 @@ namespace gapscan::stream {
 
 struct StreamTable::Stream {
   std::string key;  // map key: the group key, or "\x01<input>" for a whole-input stream
+  std::uint64_t hash = 0;  // of key
   bool keyed = true;
   SourceId input = 0;
   std::uint64_t order = 0;  // first appearance: the stream id, and the order of finish()
@@ -45,7 +46,7 @@ void StreamTable::List::remove(Stream& stream) {
   --size;
 }
 
-std::size_t StreamTable::KeyHash::operator()(std::string_view key) const noexcept {
+std::uint64_t StreamTable::hash_key(std::string_view key) noexcept {
   // Eight bytes at a time with a multiply-xorshift mix: request ids are 8-40 bytes, hashed
   // once per line.
   std::uint64_t hash = 0x9e3779b97f4a7c15ull ^ key.size();
@@ -59,12 +60,62 @@ std::size_t StreamTable::KeyHash::operator()(std::string_view key) const noexcep
   std::uint64_t tail = 0;
   std::memcpy(&tail, key.data() + i, key.size() - i);
   hash = (hash ^ tail) * 0x94d049bb133111ebull;
-  return static_cast<std::size_t>(hash ^ (hash >> 29));
+  return hash ^ (hash >> 29);
 }
+
+StreamTable::Stream* StreamTable::Index::find(std::string_view key, std::uint64_t hash) const {
+  const std::size_t mask = m_slots.size() - 1;
+  for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
+    const Slot& slot = m_slots[i];
+    if (slot.stream == nullptr) return nullptr;
+    if (slot.hash == hash && slot.stream->key == key) return slot.stream;
+  }
+}
+
+void StreamTable::Index::insert(Stream* stream) {
+  if (2 * (m_size + 1) > m_slots.size()) grow();
+  const std::size_t mask = m_slots.size() - 1;
+  std::size_t i = stream->hash & mask;
+  while (m_slots[i].stream != nullptr) i = (i + 1) & mask;
+  m_slots[i] = {stream->hash, stream};
+  ++m_size;
+}
+
+void StreamTable::Index::erase(const Stream* stream) {
+  const std::size_t mask = m_slots.size() - 1;
+  std::size_t i = stream->hash & mask;
+  while (m_slots[i].stream != stream) i = (i + 1) & mask;
+  // Backward-shift deletion: later slots of the probe run move up, so no tombstones are needed.
+  for (std::size_t j = (i + 1) & mask;; j = (j + 1) & mask) {
+    if (m_slots[j].stream == nullptr) break;
+    const std::size_t home = m_slots[j].hash & mask;
+    // The slot at j may fill the hole at i when its home is not cyclically within (i, j].
+    if (((j - home) & mask) >= ((j - i) & mask)) {
+      m_slots[i] = m_slots[j];
+      i = j;
+    }
+  }
+  m_slots[i] = {};
+  --m_size;
+}
+
+void StreamTable::Index::grow() {
+  std::vector<Slot> old(m_slots.size() * 2);
+  old.swap(m_slots);
+  m_size = 0;
+  for (const Slot& slot : old)
+    if (slot.stream) insert(slot.stream);
+}
+
+namespace {
+constexpr std::size_t k_max_spare = 4096;  // closed streams kept for reuse
+}  // namespace
 
 StreamTable::StreamTable(GroupingOptions options, WindowSink sink) : m_options(options), m_sink(std::move(sink)) {}
 
-StreamTable::~StreamTable() = default;
+StreamTable::~StreamTable() {
+  m_streams.for_each([](Stream* stream) { delete stream; });
+}
 
 std::size_t StreamTable::bytes_of(const Stream& stream) const {
   return stream.entries.capacity() * sizeof(Entry) + stream.text.capacity();
@@ -78,14 +129,25 @@ StreamTable::Stream& StreamTable::find_or_open(std::string_view key, SourceId in
     const auto end = std::to_chars(whole_input + 1, whole_input + sizeof whole_input, input).ptr;
     map_key = std::string_view(whole_input, static_cast<std::size_t>(end - whole_input));
   }
-  if (auto it = m_streams.find(map_key); it != m_streams.end()) return *it->second;
-  auto stream = std::make_unique<Stream>();
-  stream->key = std::string(map_key);
+  const std::uint64_t hash = hash_key(map_key);
+  if (Stream* found = m_streams.find(map_key, hash)) return *found;
+  std::unique_ptr<Stream> stream;
+  if (m_spare.empty()) {
+    stream = std::make_unique<Stream>();
+  } else {
+    stream = std::move(m_spare.back());
+    m_spare.pop_back();
+  }
+  stream->key.assign(map_key);
+  stream->hash = hash;
   stream->keyed = !key.empty();
   stream->input = input;
   stream->order = m_next_order++;
+  stream->window_index = 0;
+  stream->only_carried = false;
+  stream->last_time = 0;
   Stream& ref = *stream;
-  m_streams.emplace(ref.key, std::move(stream));
+  m_streams.insert(stream.release());
   ref.list = &m_active;
   m_active.push_back(ref);
   ++m_stats.streams;
@@ -156,7 +218,13 @@ void StreamTable::close(Stream& stream) {
   emit(stream);
   m_buffered_bytes -= bytes_of(stream);
   stream.list->remove(stream);
-  m_streams.erase(stream.key);  // destroys the stream
+  m_streams.erase(&stream);
+  // Kept for the next stream to open, with its key's allocation; its buffers are freed, so that
+  // what is buffered stays what bytes_of() counts.
+  std::unique_ptr<Stream> spare(&stream);
+  std::vector<Entry>().swap(spare->entries);
+  std::string().swap(spare->text);
+  if (m_spare.size() < k_max_spare) m_spare.push_back(std::move(spare));
 }
 
 void StreamTable::enforce_limits(TimeNs now) {
@@ -179,7 +247,7 @@ void StreamTable::enforce_limits(TimeNs now) {
 void StreamTable::finish() {
   std::vector<Stream*> open;
   open.reserve(m_streams.size());
-  for (auto& [key, stream] : m_streams) open.push_back(stream.get());
+  m_streams.for_each([&](Stream* stream) { open.push_back(stream); });
   std::sort(open.begin(), open.end(), [](const Stream* a, const Stream* b) { return a->order < b->order; });
   for (Stream* stream : open) close(*stream);
 }

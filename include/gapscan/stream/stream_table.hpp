@@ -10,7 +10,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace gapscan::stream {
@@ -103,10 +102,30 @@ class StreamTable {
     void push_back(Stream& stream);
     void remove(Stream& stream);
   };
-  struct KeyHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view key) const noexcept;
+  /// The open streams by key: open addressing over (hash, stream) slots, linear probing, at
+  /// most half full; a lookup touches one slot line and, on a hash match, the stream's key.
+  class Index {
+   public:
+    Stream* find(std::string_view key, std::uint64_t hash) const;
+    void insert(Stream* stream);
+    void erase(const Stream* stream);
+    std::size_t size() const { return m_size; }
+    template <typename F>
+    void for_each(F&& f) const {
+      for (const Slot& slot : m_slots)
+        if (slot.stream) f(slot.stream);
+    }
+
+   private:
+    struct Slot {
+      std::uint64_t hash = 0;
+      Stream* stream = nullptr;
+    };
+    void grow();
+    std::vector<Slot> m_slots = std::vector<Slot>(1024);
+    std::size_t m_size = 0;
   };
+  static std::uint64_t hash_key(std::string_view key) noexcept;
 
   Stream& find_or_open(std::string_view key, SourceId input);
   void move_to(Stream& stream, List& list);
@@ -117,7 +136,8 @@ class StreamTable {
 
   GroupingOptions m_options;
   WindowSink m_sink;
-  std::unordered_map<std::string, std::unique_ptr<Stream>, KeyHash, std::equal_to<>> m_streams;
+  Index m_streams;
+  std::vector<std::unique_ptr<Stream>> m_spare;  // closed streams, kept for reuse (their buffers stay allocated)
   List m_active;  // streams with entries not yet handed over
   List m_parked;  // streams holding only the carried last entry
   std::size_t m_buffered_bytes = 0;
