@@ -6,7 +6,8 @@
 # awk baseline doing gapscan's gap histogram) and `gapscan --output json`. Runs are interleaved
 # round by round; each command's median wall time is reported with MB/s and its speed relative
 # to mawk and to wc -l. gapscan also runs on a file a quarter of the size, to show that its
-# peak RSS does not grow with the input. Results go to <workdir>/results.tsv.
+# peak RSS does not grow with the input. Results go to <workdir>/results-c<N>.tsv. By default it
+# runs at 64, 2 000 and 100 000 requests in flight and ends with one table of the three.
 #
 # Figures are ratios against baselines measured in the same invocation: compare those, not
 # absolute times, across machines.
@@ -14,12 +15,15 @@ set -euo pipefail
 
 usage() {
     cat <<'EOF'
-usage: bench/run.sh [--gapscan PATH] [--size 1G] [--concurrent 64] [--workdir DIR] [--keep]
+usage: bench/run.sh [--gapscan PATH] [--size SIZE] [--concurrent N[,N...]] [--workdir DIR] [--keep]
 
   --gapscan PATH     gapscan binary (default: build/release/gapscan); rows are skipped
                      with a message if it is missing
-  --size SIZE        size of the generated log; suffixes K, M, G (powers of 1024). Default 1G
-  --concurrent N     requests in flight in the generated log. Default 64
+  --size SIZE        size of the generated log; suffixes K, M, G (powers of 1024). Default
+                     1G with 64 requests in flight, 512M with 2000, 256M with more
+  --concurrent N     requests in flight in the generated log; a comma-separated list runs
+                     the benchmark once per value and ends with one table of them all.
+                     Default 64,2000,100000
   --seed S           generator seed. Default 1
   --runs N           timed runs per command; the median is reported. Default 3
   --workdir DIR      where the generator, data and results go (default: build/bench)
@@ -31,8 +35,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
 
 gapscan="$root/build/release/gapscan"
-size=1G
-concurrent=64
+size=
+concurrent=64,2000,100000
 seed=1
 runs=3
 workdir="$root/build/bench"
@@ -66,6 +70,34 @@ while [[ $# -gt 0 ]]; do
     esac
     shift
 done
+
+# Several concurrencies: this script once per value, then one table of them all.
+if [[ $concurrent == *,* ]]; then
+    IFS=, read -r -a levels <<<"$concurrent"
+    summary=()
+    for c in "${levels[@]}"; do
+        args=(--gapscan "$gapscan" --concurrent "$c" --seed "$seed" --runs "$runs" --workdir "$workdir")
+        [[ -n $size ]] && args+=(--size "$size")
+        [[ $keep -eq 1 ]] && args+=(--keep)
+        "$0" "${args[@]}" || exit $?
+        summary+=("$workdir/results-c$c.tsv")
+        echo
+    done
+    echo "all concurrencies (ratios measured in the same invocation; results-c*.tsv in $workdir):"
+    printf '%-11s %9s %9s %9s %9s %10s %22s
+' concurrent MB 'mawk s' 'gapscan s' 'MB/s' 'vs mawk' 'peak RSS (1/4 -> all)'
+    for f in "${summary[@]}"; do
+        mawk -F'\t' -v c="$(basename "$f" .tsv | sed 's/^results-c//')" '
+            $1 == "mawk" { mb = $2 / 1e6; tm = $5 }
+            $1 == "gapscan" { tg = $5; rate = $6; vs = $7; rss = $9 }
+            $1 == "gapscan_quarter" { rq = $9 }
+            END { printf "%-11s %9.0f %9.3f %9.3f %9s %9sx %10.1f -> %.1f MiB\n", c, mb, tm, tg, rate, vs, rq / 1024, rss / 1024 }' "$f"
+    done
+    exit 0
+fi
+if [[ -z $size ]]; then
+    if ((concurrent <= 64)); then size=1G; elif ((concurrent <= 2000)); then size=512M; else size=256M; fi
+fi
 
 # Sizes as the generator reads them: digits and an optional K/M/G/T suffix, powers of 1024.
 to_bytes() {
@@ -211,7 +243,7 @@ lines=$(mawk '{ print $1 }' "$workdir/wc.out")
 t_wc=$(median "${times[wc]}")
 t_mawk=$(median "${times[mawk]}")
 
-tsv="$workdir/results.tsv"
+tsv="$workdir/results-c$concurrent.tsv"
 printf 'command\tfile_bytes\tlines\truns\tmedian_s\tmb_per_s\tvs_mawk\tvs_wc\tpeak_rss_kib\texit_status\n' >"$tsv"
 
 rss_text() {   # KiB -> "12.3 MiB", or "n/a"
