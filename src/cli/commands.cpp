@@ -1,12 +1,17 @@
 #include <gapscan/cli/cli.hpp>
 #include <gapscan/cli/commands.hpp>
 
+#include <gapscan/cli/suggest.hpp>
+
+#include "gapscan_commit.h"
+
 #include <fmt/format.h>
 
 #include <unistd.h>
 #include <array>
 #include <cerrno>
 #include <cstdio>
+#include <filesystem>
 
 namespace gapscan::cli {
 
@@ -54,7 +59,7 @@ int help_command(const std::vector<std::string>& args) {
 int run(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && (args[0] == "--version" || args[0] == "-V")) {
-    write_stdout(fmt::format("gapscan {}\n", GAPSCAN_VERSION));
+    write_stdout(fmt::format("gapscan {} (commit {})\n", GAPSCAN_VERSION, GAPSCAN_COMMIT));
     return k_exit_ok;
   }
   if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) return help_command({});
@@ -74,6 +79,17 @@ int run(int argc, char** argv) {
   if (!args.empty()) {
     for (const Command& command : commands()) {
       if (command.name == args[0]) return command.handler(std::vector<std::string>(args.begin() + 1, args.end()));
+    }
+    // A first word that is no file but nearly a command's name is a misspelt command.
+    std::error_code ec;
+    if (!args[0].starts_with("-") && !std::filesystem::exists(args[0], ec)) {
+      std::vector<std::string> names;
+      for (const Command& command : commands()) names.emplace_back(command.name);
+      if (const std::string meant = closest(args[0], names); !meant.empty()) {
+        print_diagnostic(make_error("", fmt::format("unknown command '{}', and no such file", args[0]),
+                                    fmt::format("did you mean gapscan {}? see gapscan help", meant)));
+        return k_exit_usage;
+      }
     }
   }
   return scan_command(args);

@@ -2,10 +2,12 @@
 // below; the usage texts are generated from them.
 
 #include <gapscan/cli/options.hpp>
+#include <gapscan/cli/suggest.hpp>
 
 #include <fmt/format.h>
 #include <boost/program_options.hpp>
 
+#include <cstdlib>
 #include <optional>
 #include <sstream>
 
@@ -15,7 +17,7 @@ namespace po = boost::program_options;
 namespace {
 
 po::options_description scan_description(ScanOptions& options, std::string& output, std::string& group_by,
-                                         std::string& tz) {
+                                         std::string& tz, std::string& fail_on) {
   po::options_description description("Options");
   // clang-format off
   description.add_options()
@@ -47,6 +49,9 @@ po::options_description scan_description(ScanOptions& options, std::string& outp
       ("derived-streams", po::bool_switch(&options.config.derived_streams),
        "also analyse the lines of each message template, and all lines of each input whose lines "
        "belong to requests (slower: about 3.5 times on a large log)")
+      ("fail-on", po::value(&fail_on),
+       "exit with status 3 when a suspect named by the catalog reaches this confidence: likely (0.6), "
+       "possible (any named suspect) or a number from 0 to 1; for CI")
       ("trigger", po::value(&options.config.triggers)->composing(),
        "a regex (RE2) of lines that may start a stall, such as 'GC pause|fork'; gaps of other "
        "streams around them are tested (repeatable; the catalog's triggers are always tested)");
@@ -55,6 +60,31 @@ po::options_description scan_description(ScanOptions& options, std::string& outp
 }
 
 Diagnostic usage_error(const std::string& message, const std::string& hint) { return make_error("", message, hint); }
+
+/// A command line Boost could not read: its message, and for an unknown option the known one
+/// closest to it.
+Diagnostic option_error(const po::error& error, const po::options_description& options, const std::string& help) {
+  if (const auto* unknown = dynamic_cast<const po::unknown_option*>(&error)) {
+    std::vector<std::string> names;
+    for (const auto& option : options.options()) {
+      if (!option->long_name().empty() && option->long_name() != "input" && option->long_name() != "word")
+        names.push_back("--" + option->long_name());
+    }
+    const std::string name = unknown->get_option_name();
+    const std::string meant = closest(name.substr(0, name.find('=')), names);
+    if (!meant.empty()) return usage_error(error.what(), "did you mean " + meant + "? see " + help);
+  }
+  return usage_error(error.what(), "see " + help);
+}
+
+/// An unknown word for an option that takes one of `known`.
+Diagnostic unknown_value(const std::string& what, const std::string& value, const std::vector<std::string>& known) {
+  std::string list;
+  for (const std::string& word : known) list += (list.empty() ? "" : ", ") + word;
+  const std::string meant = closest(value, known);
+  return usage_error(fmt::format("unknown {} '{}'", what, value),
+                     meant.empty() ? "use " + list : "did you mean " + meant + "? one of " + list);
+}
 
 /// --group-by: auto, none, re:REGEX (one capture group) or a field name / JSON key path.
 Expected<parse::GroupBy> parse_group_by(const std::string& text) {
@@ -100,8 +130,8 @@ std::optional<Diagnostic> time_options(int year, const std::string& tz, std::sha
 
 Expected<ScanOptions> parse_scan_options(const std::vector<std::string>& args) {
   ScanOptions options;
-  std::string output, group_by, tz;
-  po::options_description description = scan_description(options, output, group_by, tz);
+  std::string output, group_by, tz, fail_on;
+  po::options_description description = scan_description(options, output, group_by, tz, fail_on);
   po::options_description hidden;
   hidden.add_options()("input", po::value(&options.config.paths));
   po::options_description all;
@@ -113,14 +143,14 @@ Expected<ScanOptions> parse_scan_options(const std::vector<std::string>& args) {
     po::store(po::command_line_parser(args).options(all).positional(positional).run(), values);
     po::notify(values);
   } catch (const po::error& error) {
-    return unexpected(usage_error(error.what(), "see gapscan --help"));
+    return unexpected(option_error(error, all, "gapscan --help"));
   }
   if (output == "text") {
     options.config.output = OutputFormat::text;
   } else if (output == "json") {
     options.config.output = OutputFormat::json;
   } else {
-    return unexpected(usage_error(fmt::format("unknown output format '{}'", output), "use text or json"));
+    return unexpected(unknown_value("output format", output, {"text", "json"}));
   }
   auto by = parse_group_by(group_by);
   if (!by) return unexpected(by.error());
@@ -131,6 +161,20 @@ Expected<ScanOptions> parse_scan_options(const std::vector<std::string>& args) {
   }
   if (options.config.idle_timeout_s <= 0) {
     return unexpected(usage_error("--idle-timeout must be positive", ""));
+  }
+  if (!fail_on.empty()) {
+    if (fail_on == "likely") {
+      options.config.fail_on = 0.6;
+    } else if (fail_on == "possible") {
+      options.config.fail_on = 0;
+    } else {
+      char* end = nullptr;
+      const double level = std::strtod(fail_on.c_str(), &end);
+      if (end == fail_on.c_str() || *end != '\0' || !(level >= 0 && level <= 1)) {
+        return unexpected(unknown_value("--fail-on level", fail_on, {"likely", "possible", "a number from 0 to 1"}));
+      }
+      options.config.fail_on = level;
+    }
   }
   return options;
 }
@@ -171,12 +215,12 @@ Expected<EventsOptions> parse_events_options(const std::vector<std::string>& arg
     po::store(po::command_line_parser(args).options(all).positional(positional).run(), values);
     po::notify(values);
   } catch (const po::error& error) {
-    return unexpected(usage_error(error.what(), "see gapscan events --help"));
+    return unexpected(option_error(error, all, "gapscan events --help"));
   }
   if (output == "json") {
     options.output = OutputFormat::json;
   } else if (output != "text") {
-    return unexpected(usage_error(fmt::format("unknown output format '{}'", output), "use text or json"));
+    return unexpected(unknown_value("output format", output, {"text", "json"}));
   }
   auto by = parse_group_by(group_by);
   if (!by) return unexpected(by.error());
@@ -199,12 +243,15 @@ std::string events_usage() {
 
 std::string scan_usage() {
   ScanOptions options;
-  std::string output, group_by, tz;
+  std::string output, group_by, tz, fail_on;
   std::ostringstream text;
   text << "Usage: gapscan [scan] [options] [FILE|FOLDER|-]...\n\n"
           "Finds regular gaps between the lines of each request and names their likely cause.\n"
           "Reads standard input when no file is given or for '-'.\n\n"
-       << scan_description(options, output, group_by, tz);
+       << scan_description(options, output, group_by, tz, fail_on)
+       << "\nExit status: 0 the scan ran; 1 an input could not be read completely (the report covers\n"
+          "what was read); 2 a usage error or a broken catalog; 3 --fail-on found a suspect; 130 or\n"
+          "143 stopped by SIGINT or SIGTERM, after the report of what was read.\n";
   return text.str();
 }
 
@@ -226,12 +273,15 @@ Expected<PatternsOptions> parse_patterns_options(const std::vector<std::string>&
     po::store(po::command_line_parser(args).options(all).positional(positional).run(), values);
     po::notify(values);
   } catch (const po::error& error) {
-    return unexpected(usage_error(error.what(), "see gapscan patterns --help"));
+    return unexpected(option_error(error, all, "gapscan patterns --help"));
   }
   if (options.help) return options;
-  if (words.empty() || (words[0] != "check" && words[0] != "list" && words[0] != "test")) {
+  if (words.empty()) {
     return unexpected(usage_error("patterns needs an action",
                                   "use: gapscan patterns check|test|list [DIR] (see gapscan patterns --help)"));
+  }
+  if (words[0] != "check" && words[0] != "list" && words[0] != "test") {
+    return unexpected(unknown_value("patterns action", words[0], {"check", "test", "list"}));
   }
   if (words.size() > 2) return unexpected(usage_error("too many arguments", "gapscan patterns check [DIR]"));
   options.action = words[0];
@@ -274,7 +324,7 @@ Expected<CausesOptions> parse_causes_options(const std::vector<std::string>& arg
     po::store(po::command_line_parser(args).options(all).positional(positional).run(), values);
     po::notify(values);
   } catch (const po::error& error) {
-    return unexpected(usage_error(error.what(), "see gapscan causes --help"));
+    return unexpected(option_error(error, all, "gapscan causes --help"));
   }
   if (words.size() > 1) return unexpected(usage_error("too many arguments", "gapscan causes [ID]"));
   if (!words.empty()) options.id = words[0];

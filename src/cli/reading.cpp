@@ -1,6 +1,7 @@
 #include <gapscan/cli/reading.hpp>
 
 #include <gapscan/catalog/embedded.hpp>
+#include <gapscan/core/interrupt.hpp>
 #include <gapscan/parse/user_format.hpp>
 
 #include <fmt/format.h>
@@ -108,7 +109,11 @@ InputResult read_records(std::unique_ptr<source::ByteSource> bytes, SourceId id,
   for (std::size_t i = 0; i < sample.size(); ++i) {
     consume(sample[i], sample_lines[i].number, sample_lines[i].offset, sample_lines[i].truncated);
   }
-  while (auto line = reader.next()) consume(line->text, line->number, line->offset, line->truncated);
+  while (!interrupted()) {
+    auto line = reader.next();
+    if (!line) break;
+    consume(line->text, line->number, line->offset, line->truncated);
+  }
   while (records.finish(record)) {
     if (records.record_ready()) on_record(record, records.record_text(), records.record_location());
   }

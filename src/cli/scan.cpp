@@ -5,6 +5,7 @@
 #include <gapscan/catalog/matcher.hpp>
 #include <gapscan/cli/cli.hpp>
 #include <gapscan/cli/reading.hpp>
+#include <gapscan/core/interrupt.hpp>
 #include <gapscan/detect/analyzer.hpp>
 #include <gapscan/detect/durations.hpp>
 #include <gapscan/parse/fields.hpp>
@@ -19,6 +20,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <csignal>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -182,6 +184,7 @@ std::vector<report::Input> read_inputs(const ScanConfig& config, Pipeline& pipel
   } else {
     const source::InputFilter filter{config.include, config.exclude};
     for (const source::InputSpec& spec : source::expand_inputs(config.paths, diagnostics, filter)) {
+      if (interrupted()) break;
       const SourceId id = sources.add(spec.is_stdin ? "<stdin>" : spec.name);
       source::Encoding encoding = source::Encoding::plain;
       auto bytes = source::open_input(spec, &encoding);
@@ -252,6 +255,16 @@ Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
 
   for (const Diagnostic& diagnostic : diagnostics) {
     if (diagnostic.severity == Severity::error) exit_code = k_exit_input_error;
+  }
+  if (const int signal = interrupt_signal(); signal != 0) {
+    // Stopped by Ctrl-C or kill: the report covers what was read, and says so.
+    std::uint64_t lines = 0;
+    for (const report::Input& input : inputs) lines += input.lines;
+    diagnostics.push_back({Severity::warning, "",
+                           fmt::format("interrupted by {} after {} lines: the report covers what was read",
+                                       signal == SIGINT ? "SIGINT" : "SIGTERM", lines),
+                           ""});
+    exit_code = 128 + signal;
   }
   report::RunResults results;
   results.suspects = &suspects;

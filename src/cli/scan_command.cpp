@@ -1,6 +1,7 @@
 #include <gapscan/cli/cli.hpp>
 #include <gapscan/cli/commands.hpp>
 #include <gapscan/cli/options.hpp>
+#include <gapscan/core/interrupt.hpp>
 #include <gapscan/report/printers.hpp>
 
 namespace gapscan::cli {
@@ -15,6 +16,7 @@ int scan_command(const std::vector<std::string>& args) {
     write_stdout(scan_usage());
     return k_exit_ok;
   }
+  install_interrupt_handlers();
   int exit_code = k_exit_ok;
   auto report = run_scan(options->config, exit_code);
   if (!report) {
@@ -25,6 +27,11 @@ int scan_command(const std::vector<std::string>& args) {
   const std::string text =
       options->config.output == OutputFormat::json ? report::render_json(*report) : report::render_text(*report);
   write_stdout(text);
+  if (options->config.fail_on >= 0 && exit_code < 128) {
+    for (const report::Finding& finding : report->findings) {
+      if (finding.cause != "unknown" && finding.confidence >= options->config.fail_on) return k_exit_found;
+    }
+  }
   return exit_code;
 }
 

@@ -1,5 +1,7 @@
 #include <gapscan/source/byte_source.hpp>
 
+#include <gapscan/core/interrupt.hpp>
+
 #include <fmt/format.h>
 
 #include <unistd.h>
@@ -26,7 +28,10 @@ class FdSource final : public ByteSource {
         m_offset += static_cast<std::uint64_t>(n);
         return static_cast<std::size_t>(n);
       }
-      if (errno == EINTR) continue;
+      if (errno == EINTR) {
+        if (interrupted()) return std::size_t{0};  // asked to stop: read as the end of the input
+        continue;
+      }
       return unexpected(
           make_error(m_name, fmt::format("read failed at byte offset {}: {}", m_offset, std::strerror(errno))));
     }

@@ -12,7 +12,9 @@ using gapscan::testing::gapscan_command;
 using gapscan::testing::run_command;
 
 TEST_CASE("Version, help and the command table", "[e2e][cli]") {
-  CHECK(run_command(gapscan_command("--version")).out == "gapscan 0.1.0\n");
+  const std::string version = run_command(gapscan_command("--version")).out;
+  CHECK(version.rfind("gapscan 0.1.0 (commit ", 0) == 0);
+  CHECK(version.find(")\n") == version.size() - 2);
   const auto help = run_command(gapscan_command("--help"));
   CHECK(help.exit_code == 0);
   CHECK(help.out.find("  patterns   check, test or list the cause catalog") != std::string::npos);
@@ -24,7 +26,7 @@ TEST_CASE("Version, help and the command table", "[e2e][cli]") {
 TEST_CASE("Usage errors exit 2 with a message", "[e2e][cli]") {
   const auto bad = run_command(gapscan_command("--output yaml x.log"), true);
   CHECK(bad.exit_code == 2);
-  CHECK(bad.out == "gapscan: error: unknown output format 'yaml' (use text or json)\n");
+  CHECK(bad.out == "gapscan: error: unknown output format 'yaml' (use text, json)\n");
   const auto unknown = run_command(gapscan_command("--frobnicate"), true);
   CHECK(unknown.exit_code == 2);
   CHECK(unknown.out.find("gapscan: error: unrecognised option '--frobnicate'") == 0);
@@ -204,4 +206,70 @@ TEST_CASE("The explain option prints the score's terms and the evidence tested",
   CHECK(explained.out.find("R 0.") != std::string::npos);
   CHECK(explained.out.find("  pattern  +0.") != std::string::npos);
   CHECK(run_command(gapscan_command(sample)).out.find("Score      C") == std::string::npos);
+}
+
+TEST_CASE("Misspelt commands, options and values get a suggestion", "[e2e][cli]") {
+  const auto command = run_command(gapscan_command("scna"), true);
+  CHECK(command.exit_code == 2);
+  CHECK(command.out == "gapscan: error: unknown command 'scna', and no such file (did you mean gapscan scan? see "
+                       "gapscan help)\n");
+  const auto option = run_command(gapscan_command("--outptu json x.log"), true);
+  CHECK(option.exit_code == 2);
+  CHECK(option.out.find("did you mean --output?") != std::string::npos);
+  CHECK(run_command(gapscan_command("events --grup-by x"), true).out.find("did you mean --group-by?") !=
+        std::string::npos);
+  CHECK(run_command(gapscan_command("-o jsn x.log"), true).out.find("did you mean json?") != std::string::npos);
+  CHECK(run_command(gapscan_command("patterns chek"), true).out.find("did you mean check?") != std::string::npos);
+  CHECK(run_command(gapscan_command("causes nagle_delack_noreply"), true).out.find("did you mean") !=
+        std::string::npos);
+  // A word far from every command is read as a file, as before.
+  CHECK(run_command(gapscan_command("/nonexistent/x.log"), true).out.find("cannot read input") != std::string::npos);
+}
+
+TEST_CASE("Option fail-on exits 3 when a suspect reaches the level, for CI", "[e2e][cli]") {
+  const std::string samples = std::string(GAPSCAN_SOURCE_DIR) + "/samples/";
+  CHECK(run_command(gapscan_command("--fail-on likely " + samples + "memcached-nagle.log")).exit_code == 3);
+  CHECK(run_command(gapscan_command("--fail-on 0.99 " + samples + "memcached-nagle.log")).exit_code == 0);
+  CHECK(run_command(gapscan_command("--fail-on likely " + samples + "memcached-nodelay.log")).exit_code == 0);
+  CHECK(run_command(gapscan_command(samples + "memcached-nagle.log")).exit_code == 0);  // off by default
+  const auto bad = run_command(gapscan_command("--fail-on likly x.log"), true);
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.out.find("did you mean likely?") != std::string::npos);
+  CHECK(run_command(gapscan_command("--fail-on 1.5 x.log"), true).exit_code == 2);
+}
+
+TEST_CASE("SIGINT and SIGTERM stop the reading: the report of what was read, then 130 or 143", "[e2e][cli]") {
+  // The log arrives on a fifo that stays open; the signal comes once gapscan has read it.
+  for (const auto& [signal, code] : {std::pair<std::string, int>{"INT", 130}, {"TERM", 143}}) {
+    INFO(signal);
+    // A script file, so that no shell between here and bash expands its $. The script holds
+    // the fifo open itself, so gapscan's input never ends until the signal.
+    std::ofstream("gapscan_signal.sh")
+        << "rm -f gapscan_signal.fifo; mkfifo gapscan_signal.fifo\n"
+        << gapscan_command("--output json")
+        << " < gapscan_signal.fifo > gapscan_signal.json 2> gapscan_signal.err &\n"
+        << "pid=$!\n"
+        << "exec 3> gapscan_signal.fifo\n"
+        << "cat " << GAPSCAN_SOURCE_DIR << "/samples/memcached-nagle.log >&3\n"
+        << "sleep 1\n"
+        << "kill -" << signal << " $pid\n"
+        << "wait $pid; status=$?\n"
+        << "exec 3>&-\n"
+        << "rm -f gapscan_signal.fifo\n"
+        << "echo $status\n";
+    const auto result = run_command("bash gapscan_signal.sh", true);
+    std::remove("gapscan_signal.sh");
+    INFO(result.out);
+    CHECK(result.out.find(std::to_string(code)) != std::string::npos);
+    std::ifstream json_file("gapscan_signal.json");
+    const auto json = nlohmann::json::parse(json_file, nullptr, false);
+    REQUIRE_FALSE(json.is_discarded());
+    REQUIRE_FALSE(json["findings"].empty());
+    CHECK(json["findings"][0]["cause"] == "nagle_delack_noreply_pipeline");
+    std::ifstream err_file("gapscan_signal.err");
+    const std::string err((std::istreambuf_iterator<char>(err_file)), std::istreambuf_iterator<char>());
+    CHECK(err.find("interrupted by SIG" + signal) != std::string::npos);
+    std::remove("gapscan_signal.json");
+    std::remove("gapscan_signal.err");
+  }
 }

@@ -12,10 +12,13 @@
 namespace gapscan::cli {
 
 /// Exit codes: 0 success; 1 the scan ran but an input could not be read completely;
-/// 2 bad usage or a broken catalog.
+/// 2 bad usage or a broken catalog; 3 --fail-on: a suspect at that confidence was found;
+/// 128 + the signal (130 SIGINT, 143 SIGTERM) when stopped early, after the report of what
+/// was read. When several apply, the signal's comes first, then 3, then 1.
 inline constexpr int k_exit_ok = 0;
 inline constexpr int k_exit_input_error = 1;
 inline constexpr int k_exit_usage = 2;
+inline constexpr int k_exit_found = 3;
 
 enum class OutputFormat { text, json };
 
@@ -40,6 +43,7 @@ struct ScanConfig {
   bool explain = false;                     ///< print each suspect's score components (--explain)
   bool derived_streams = false;  ///< also analyse each message template's and each input's stream (--derived-streams)
   std::vector<std::string> triggers;  ///< --trigger: RE2 patterns of lines that may start a stall
+  double fail_on = -1;                ///< --fail-on: exit 3 when a named suspect has this confidence; < 0: off
 };
 
 /// Runs the whole pipeline. `exit_code` receives 0 or k_exit_input_error; a catalog that
