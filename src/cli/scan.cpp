@@ -100,28 +100,27 @@ report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Enco
   options.user_formats = pipeline.user_formats;
   options.time.default_year = config.year != 0 ? config.year : file_year != 0 ? file_year : 1970;
   options.time.zone = config.zone;
-  InputResult result =
-      read_records(std::move(bytes), id, options,
-                   [&](const parse::Record& record, std::string_view text, const LineLocation& location) {
-                     pipeline.streams->add(record, text, location);
-                     if (pipeline.derived != nullptr) pipeline.derived->add(*pipeline.streams, record, text, location);
-                     pipeline.processes->add(*pipeline.streams, record, text, location);
-                     if (record.duration >= 0) {
-                       // Durations are grouped by an explicit --group-by (a field or regex): a
-                       // request id would make a group of one; else by the operation the line
-                       // names (op=connect and op=get are different evidence), else one group.
-                       const bool explicit_group = config.group_by.mode == parse::GroupBy::Mode::field ||
-                                                   config.group_by.mode == parse::GroupBy::Mode::regex;
-                       std::string_view group = explicit_group ? record.group : std::string_view();
-                       std::string operation;
-                       if (!explicit_group) {
-                         const std::string_view op = parse::find_operation(text);
-                         if (!op.empty()) group = operation.assign("op=").append(op);
-                       }
-                       pipeline.durations->add(group, record.duration, record.duration_digits, location, text,
-                                               record.fields);
-                     }
-                   });
+  InputResult result = read_records(
+      std::move(bytes), id, options,
+      [&](const parse::Record& record, std::string_view text, const LineLocation& location) {
+        pipeline.streams->add(record, text, location);
+        if (pipeline.derived != nullptr) pipeline.derived->add(*pipeline.streams, record, text, location);
+        pipeline.processes->add(*pipeline.streams, record, text, location);
+        if (record.duration >= 0) {
+          // Durations are grouped by an explicit --group-by (a field or regex): a
+          // request id would make a group of one; else by the operation the line
+          // names (op=connect and op=get are different evidence), else one group.
+          const bool explicit_group = config.group_by.mode == parse::GroupBy::Mode::field ||
+                                      config.group_by.mode == parse::GroupBy::Mode::regex;
+          std::string_view group = explicit_group ? record.group : std::string_view();
+          std::string operation;
+          if (!explicit_group) {
+            const std::string_view op = parse::find_operation(text);
+            if (!op.empty()) group = operation.assign("op=").append(op);
+          }
+          pipeline.durations->add(group, record.duration, record.duration_digits, location, text, record.fields);
+        }
+      });
   report::Input input;
   input.name = name;
   input.format = std::string(result.format);

@@ -73,7 +73,6 @@ std::vector<std::string> alternatives(std::string_view pattern) {
   return out;
 }
 
-
 /// One FilteredRE2 and what its regexp ids stand for.
 struct Level {
   explicit Level(int min_atom_len) : filter(min_atom_len) {}
@@ -145,7 +144,8 @@ void Prefilter::adapt(std::string_view sample) {
   // The rarest pair is the one this log has least of: counted in the sample, case folded.
   std::vector<std::uint32_t> counts(65536, 0);
   const auto* data = reinterpret_cast<const unsigned char*>(sample.data());
-  for (std::size_t i = 1; i < sample.size(); ++i) ++counts[std::size_t{k_fold.map[data[i - 1]]} << 8 | k_fold.map[data[i]]];
+  for (std::size_t i = 1; i < sample.size(); ++i)
+    ++counts[std::size_t{k_fold.map[data[i - 1]]} << 8 | k_fold.map[data[i]]];
   file_atoms([&](std::size_t first, std::size_t second) {
     // Higher is rarer: the fewer times the pair occurs, the better.
     return std::size_t{UINT32_MAX} - counts[first << 8 | second];
@@ -162,8 +162,7 @@ void Prefilter::file_atoms(Rarity&& rarity) {
     if (atom.size() < 2) continue;  // FilteredRE2 gives none shorter than its minimum (3)
     std::size_t best = 0, best_score = 0;
     for (std::size_t k = 0; k + 1 < atom.size(); ++k) {
-      const std::size_t score =
-          rarity(static_cast<unsigned char>(atom[k]), static_cast<unsigned char>(atom[k + 1]));
+      const std::size_t score = rarity(static_cast<unsigned char>(atom[k]), static_cast<unsigned char>(atom[k + 1]));
       if (k == 0 || score > best_score) {
         best = k;
         best_score = score;

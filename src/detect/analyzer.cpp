@@ -190,10 +190,8 @@ std::optional<StreamStall> lone_long_gap(const stream::StreamWindow& window, con
   std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(n / 2), values.end());
   const stats::Gap& gap = series.gaps[longest[0]];
   const stream::Entry& after = window.entries[series.order[gap.after]];
-  return StreamStall{stats::evidence_line(window, after),
-                     static_cast<double>(gap.raw),
-                     static_cast<double>(gap.raw) / std::max(1.0, values[n / 2]),
-                     log10_p};
+  return StreamStall{stats::evidence_line(window, after), static_cast<double>(gap.raw),
+                     static_cast<double>(gap.raw) / std::max(1.0, values[n / 2]), log10_p};
 }
 
 /// The series' gaps of at least `min_gap`, at most `max_gaps` of them evenly spaced (as the

@@ -49,7 +49,8 @@ void DurationAnalyzer::add(std::string_view group_key, DurationNs value, std::ui
     keep_smallest(group.values, group.threshold, m_options.max_values);
   }
   if (hash < group.example_threshold) {
-    group.examples.push_back({hash, value, where, std::string(line.substr(0, 320)), std::string(fields.substr(0, 512))});
+    group.examples.push_back(
+        {hash, value, where, std::string(line.substr(0, 320)), std::string(fields.substr(0, 512))});
     keep_smallest(group.examples, group.example_threshold, k_examples);
   }
 }

@@ -707,7 +707,7 @@ std::string_view canonical_field_name(std::string_view name) {
 
 bool is_cache_status(std::string_view token) {
   static constexpr std::array<std::string_view, 19> k_words = {
-      "HIT",  "MISS", "BYPASS", "EXPIRED", "STALE",   "UPDATING", "REVALIDATED", "PASS",    "hit",    "miss",
+      "HIT",  "MISS", "BYPASS", "EXPIRED", "STALE",   "UPDATING", "REVALIDATED", "PASS",    "hit",   "miss",
       "pass", "pipe", "synth",  "hitmiss", "hitpass", "HITMISS",  "HITPASS",     "expired", "bypass"};
   return std::find(k_words.begin(), k_words.end(), token) != k_words.end();
 }

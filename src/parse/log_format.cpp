@@ -116,23 +116,40 @@ std::string header_name(std::string_view header) {
 /// so that one catalog field test reads both servers' logs.
 std::string apache_field_name(char code, std::string_view argument) {
   switch (code) {
-    case 's': return "status";
-    case 'm': return "request_method";
-    case 'r': return "request";
-    case 'U': return "uri";
-    case 'q': return "query_string";
-    case 'H': return "server_protocol";
-    case 'h': return "remote_addr";
-    case 'u': return "remote_user";
-    case 'b': return "body_bytes_sent";
-    case 'B': return "bytes_sent";
-    case 'I': return "request_length";
-    case 'O': return "bytes_sent";
-    case 'i': return "http_" + header_name(argument);
-    case 'o': return "sent_http_" + header_name(argument);
-    case 'x': return header_name(argument);  // varnishncsa: Varnish:handling -> varnish_handling
-    case 'e': return header_name(argument);
-    default: return {};
+    case 's':
+      return "status";
+    case 'm':
+      return "request_method";
+    case 'r':
+      return "request";
+    case 'U':
+      return "uri";
+    case 'q':
+      return "query_string";
+    case 'H':
+      return "server_protocol";
+    case 'h':
+      return "remote_addr";
+    case 'u':
+      return "remote_user";
+    case 'b':
+      return "body_bytes_sent";
+    case 'B':
+      return "bytes_sent";
+    case 'I':
+      return "request_length";
+    case 'O':
+      return "bytes_sent";
+    case 'i':
+      return "http_" + header_name(argument);
+    case 'o':
+      return "sent_http_" + header_name(argument);
+    case 'x':
+      return header_name(argument);  // varnishncsa: Varnish:handling -> varnish_handling
+    case 'e':
+      return header_name(argument);
+    default:
+      return {};
   }
 }
 

@@ -33,8 +33,8 @@ struct UserFormat {
     std::string name, canonical;
   };
   std::vector<Field> fields;
-  int request_group = 0;       ///< a group named `request` ("GET /x HTTP/1.1"): method and path come from it
-  bool has_method = false;     ///< a group gives the method itself
+  int request_group = 0;         ///< a group named `request` ("GET /x HTTP/1.1"): method and path come from it
+  bool has_method = false;       ///< a group gives the method itself
   bool one_per_request = false;  ///< a web server's own format: each line is a finished request
 };
 

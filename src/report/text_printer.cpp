@@ -367,8 +367,9 @@ void print_derived(std::string& out, const Report& report) {
       if (shown.size() < 3) shown.push_back(&stream);
     }
     if (!shown.empty()) {
-      out += "Regular gaps between the lines of one message template, process or whole input (between requests: "
-             "reported apart, never a suspect)\n";
+      out +=
+          "Regular gaps between the lines of one message template, process or whole input (between requests: "
+          "reported apart, never a suspect)\n";
       for (const StreamReport* stream : shown) {
         const StreamMode& mode = stream->modes.front();
         out += fmt::format("  {} gaps of {} ({}–{}) of {} lines in {} \"{}\"; {}\n", count(mode.count),

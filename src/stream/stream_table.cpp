@@ -7,7 +7,7 @@
 namespace gapscan::stream {
 
 struct StreamTable::Stream {
-  std::string key;  // map key: the group key, or "\x01<input>" for a whole-input stream
+  std::string key;         // map key: the group key, or "\x01<input>" for a whole-input stream
   std::uint64_t hash = 0;  // of key
   bool keyed = true;
   SourceId input = 0;

@@ -248,8 +248,8 @@ TEST_CASE("Field evidence loads, is checked, and tests one field's value", "[cat
     CHECK(status->evidence[0].matches(line, "method=GET path=/w status=200 cache_status=miss"));
     CHECK_FALSE(status->evidence[0].matches(line, "method=GET path=/w status=200 cache_status=hit"));
     CHECK_FALSE(status->evidence[0].matches(line));  // the bare word is no field
-    const auto regex = parse_cause(field_cause("pattern = 'set_cookie=\"?PHPSESSID='\n"), "patterns/demo.toml",
-                                   diagnostics);
+    const auto regex =
+        parse_cause(field_cause("pattern = 'set_cookie=\"?PHPSESSID='\n"), "patterns/demo.toml", diagnostics);
     REQUIRE(regex);
     CHECK(regex->evidence[0].matches(line, R"(status=200 set_cookie="PHPSESSID=ab; path=/")"));
     CHECK_FALSE(regex->evidence[0].matches(line, "status=200"));

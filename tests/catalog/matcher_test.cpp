@@ -129,7 +129,8 @@ TEST_CASE("Request evidence is looked for in the request's other lines", "[catal
       {"Set-Cookie", *Regex::compile("Set-Cookie", "test"), EvidenceScope::request, 1.0, "m", {}});
   std::vector<detect::Finding> findings = {band(40.8, 42.8, 44.1, 500, "an unrelated line")};
   CHECK(rank_suspects(findings, catalog)[0].best.evidence == 0);
-  for (stats::GapSample& sample : findings[0].samples) sample.context.push_back({LineLocation{}, "Set-Cookie: x=1", {}});
+  for (stats::GapSample& sample : findings[0].samples)
+    sample.context.push_back({LineLocation{}, "Set-Cookie: x=1", {}});
   CHECK(rank_suspects(findings, catalog)[0].best.evidence == Approx(1.0));
 }
 

@@ -32,12 +32,12 @@ std::vector<std::size_t> candidate_lines(const Prefilter& filter, const std::str
 
 TEST_CASE("The prefilter finds every line a pattern matches, and names the patterns to try", "[core][prefilter]") {
   const std::vector<std::string> patterns = {
-      "Background saving started by pid",                          // a literal
-      R"((?i)\bCONFIG_HZ\b|\bjiffies\b)",                          // case folded, alternatives
-      R"(\bGC\(\d+\) Pause (?:Young|Full)\b)",                     // atoms around a number
-      R"(\d+ms)",                                                  // no atom: searched as an alternation
-      R"(\[(?:Full GC|GC|GC pause) \()",                           // alternatives inside a group
-      R"(broken(()",                                               // does not compile: never a candidate
+      "Background saving started by pid",       // a literal
+      R"((?i)\bCONFIG_HZ\b|\bjiffies\b)",       // case folded, alternatives
+      R"(\bGC\(\d+\) Pause (?:Young|Full)\b)",  // atoms around a number
+      R"(\d+ms)",                               // no atom: searched as an alternation
+      R"(\[(?:Full GC|GC|GC pause) \()",        // alternatives inside a group
+      R"(broken(()",                            // does not compile: never a candidate
   };
   const Prefilter filter(patterns);
   CHECK(filter.unfiltered() == 1);  // \d+ms
@@ -84,8 +84,9 @@ TEST_CASE("The prefilter's result does not depend on how it adapted to the log",
   Prefilter fixed(patterns), adapted(patterns);
   Random random(5);
   std::string text;
-  const char* words[] = {"debug", "busy", "timeout", "checkpoint", "complete:", "wrote", "buffers", "Background",
-                         "saving", "started", "by", "pid", "timer_slack_ns", "busy_timeout", "x", "17"};
+  const char* words[] = {"debug",          "busy",         "timeout", "checkpoint", "complete:", "wrote",
+                         "buffers",        "Background",   "saving",  "started",    "by",        "pid",
+                         "timer_slack_ns", "busy_timeout", "x",       "17"};
   for (int i = 0; i < 20000; ++i) {
     text += words[static_cast<std::size_t>(random.uniform() * 16) % 16];
     text += random.uniform() < 0.1 ? '\n' : ' ';

@@ -211,8 +211,9 @@ TEST_CASE("The explain option prints the score's terms and the evidence tested",
 TEST_CASE("Misspelt commands, options and values get a suggestion", "[e2e][cli]") {
   const auto command = run_command(gapscan_command("scna"), true);
   CHECK(command.exit_code == 2);
-  CHECK(command.out == "gapscan: error: unknown command 'scna', and no such file (did you mean gapscan scan? see "
-                       "gapscan help)\n");
+  CHECK(command.out ==
+        "gapscan: error: unknown command 'scna', and no such file (did you mean gapscan scan? see "
+        "gapscan help)\n");
   const auto option = run_command(gapscan_command("--outptu json x.log"), true);
   CHECK(option.exit_code == 2);
   CHECK(option.out.find("did you mean --output?") != std::string::npos);
@@ -244,19 +245,18 @@ TEST_CASE("SIGINT and SIGTERM stop the reading: the report of what was read, the
     INFO(signal);
     // A script file, so that no shell between here and bash expands its $. The script holds
     // the fifo open itself, so gapscan's input never ends until the signal.
-    std::ofstream("gapscan_signal.sh")
-        << "rm -f gapscan_signal.fifo; mkfifo gapscan_signal.fifo\n"
-        << gapscan_command("--output json")
-        << " < gapscan_signal.fifo > gapscan_signal.json 2> gapscan_signal.err &\n"
-        << "pid=$!\n"
-        << "exec 3> gapscan_signal.fifo\n"
-        << "cat " << GAPSCAN_SOURCE_DIR << "/samples/memcached-nagle.log >&3\n"
-        << "sleep 1\n"
-        << "kill -" << signal << " $pid\n"
-        << "wait $pid; status=$?\n"
-        << "exec 3>&-\n"
-        << "rm -f gapscan_signal.fifo\n"
-        << "echo $status\n";
+    std::ofstream("gapscan_signal.sh") << "rm -f gapscan_signal.fifo; mkfifo gapscan_signal.fifo\n"
+                                       << gapscan_command("--output json")
+                                       << " < gapscan_signal.fifo > gapscan_signal.json 2> gapscan_signal.err &\n"
+                                       << "pid=$!\n"
+                                       << "exec 3> gapscan_signal.fifo\n"
+                                       << "cat " << GAPSCAN_SOURCE_DIR << "/samples/memcached-nagle.log >&3\n"
+                                       << "sleep 1\n"
+                                       << "kill -" << signal << " $pid\n"
+                                       << "wait $pid; status=$?\n"
+                                       << "exec 3>&-\n"
+                                       << "rm -f gapscan_signal.fifo\n"
+                                       << "echo $status\n";
     const auto result = run_command("bash gapscan_signal.sh", true);
     std::remove("gapscan_signal.sh");
     INFO(result.out);

@@ -412,7 +412,8 @@ std::string varnish_log(bool cookie_on_pages, std::uint64_t seed) {
       cookie = std::string("PHPSESSID=") + id + "; path=/";
     }
     char text[1024];
-    std::snprintf(text, sizeof text, "66.249.66.%d - - [%s] \"GET http://news.example.org/%s/%d HTTP/1.1\" 200 %d "
+    std::snprintf(text, sizeof text,
+                  "66.249.66.%d - - [%s] \"GET http://news.example.org/%s/%d HTTP/1.1\" 200 %d "
                   "\"https://www.google.com/\" \"%s\" %ld %s \"%s\"\n",
                   i % 200, stamp, page ? "article" : "static/img", 48000 + i, 20000 + i * 7, agent.c_str(), micros,
                   handling.c_str(), cookie.c_str());

@@ -45,12 +45,11 @@ TEST_CASE("Live: Redis BGSAVE forks stall every client around the fork line", "[
   // times the clients' own 1-3 ms pauses.
   constexpr int k_min_fork_ms = 30;
   constexpr int k_floor_fork_ms = 10;
-  const auto generated = run_command("rm -rf " + dir + " && " + std::string(GAPSCAN_SOURCE_DIR) +
-                                         "/samples/redis-bgsave/generate.sh --quick --min-fork-ms " +
-                                         std::to_string(k_min_fork_ms) + " --floor-fork-ms " +
-                                         std::to_string(k_floor_fork_ms) + " -o " + dir + " --truth " + dir +
-                                         "/forks.tsv",
-                                     true);
+  const auto generated = run_command(
+      "rm -rf " + dir + " && " + std::string(GAPSCAN_SOURCE_DIR) +
+          "/samples/redis-bgsave/generate.sh --quick --min-fork-ms " + std::to_string(k_min_fork_ms) +
+          " --floor-fork-ms " + std::to_string(k_floor_fork_ms) + " -o " + dir + " --truth " + dir + "/forks.tsv",
+      true);
   INFO(generated.out);
   if (generated.exit_code == 3) {
     // Not a fault of gapscan's: this machine cannot make a fork stall long enough to be one.

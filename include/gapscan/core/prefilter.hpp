@@ -11,8 +11,8 @@
 // itself, so that RE2 runs only on the lines that matter.
 
 #include <array>
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -56,12 +56,12 @@ class Prefilter {
   void scan(std::string_view text, std::size_t from, Found&& found) const;
 
   struct Impl;
-  std::unique_ptr<Impl> m_impl;                 // the FilteredRE2 levels and the unfiltered alternation
-  std::vector<std::string> m_atoms;             // lower case
-  std::vector<std::vector<Filed>> m_buckets;    // by pair index (see m_pair_bucket)
-  std::vector<std::uint32_t> m_pair_bucket;     // 65 536 entries: 1 + bucket, or 0
-  std::vector<std::uint64_t> m_pairs;           // 65 536 bits: raw byte pairs (any case) that have a bucket
-  std::vector<int> m_unfiltered;                // patterns without atoms
+  std::unique_ptr<Impl> m_impl;               // the FilteredRE2 levels and the unfiltered alternation
+  std::vector<std::string> m_atoms;           // lower case
+  std::vector<std::vector<Filed>> m_buckets;  // by pair index (see m_pair_bucket)
+  std::vector<std::uint32_t> m_pair_bucket;   // 65 536 entries: 1 + bucket, or 0
+  std::vector<std::uint64_t> m_pairs;         // 65 536 bits: raw byte pairs (any case) that have a bucket
+  std::vector<int> m_unfiltered;              // patterns without atoms
 };
 
 }  // namespace gapscan

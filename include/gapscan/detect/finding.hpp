@@ -161,9 +161,9 @@ struct StreamStall {
 
 /// What one stream's own tests found (detection-methods.md §4.8).
 struct StreamDetections {
-  std::string stream;            ///< request id (cut), empty for a whole-input stream; for derived streams the key
-  std::string kind = "request";  ///< request, input (no request ids), template, process, log (an input's every
-                                 ///< line) or pacing (an input of finished requests: the gaps between them)
+  std::string stream;               ///< request id (cut), empty for a whole-input stream; for derived streams the key
+  std::string kind = "request";     ///< request, input (no request ids), template, process, log (an input's every
+                                    ///< line) or pacing (an input of finished requests: the gaps between them)
   std::uint64_t template_hash = 0;  ///< for a template stream
   SourceId input = 0;               ///< for an input or log stream
   std::uint64_t lines = 0;

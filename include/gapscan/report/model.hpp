@@ -271,7 +271,7 @@ struct Analysis {
   std::uint64_t derived_windows_tested = 0;
   std::uint64_t pacing_windows = 0;  ///< windows of inputs whose lines are each a finished request
   std::uint64_t pacing_gaps = 0;     ///< their gaps: between requests, reported apart, never a suspect
-  std::uint64_t keyed_windows = 0;  ///< windows that belonged to a request id
+  std::uint64_t keyed_windows = 0;   ///< windows that belonged to a request id
   std::uint64_t windows = 0;
   std::uint64_t windows_tested = 0;
   std::uint64_t gaps = 0;

@@ -22,7 +22,7 @@ struct Entry {
   std::uint32_t text_length = 0;
   std::uint8_t time_digits = 0;
   bool completion = false;  ///< the line reports a finished request or operation (Record::completion, or a duration)
-  std::uint16_t fields_length = 0;  ///< Record::fields, kept in StreamWindow::text right after the line
+  std::uint16_t fields_length = 0;            ///< Record::fields, kept in StreamWindow::text right after the line
   std::uint32_t duration_us = k_no_duration;  ///< the duration the line logs, in µs (capped); k_no_duration: none
   static constexpr std::uint32_t k_no_duration = UINT32_MAX;
 };
@@ -138,8 +138,8 @@ class StreamTable {
   WindowSink m_sink;
   Index m_streams;
   std::vector<std::unique_ptr<Stream>> m_spare;  // closed streams, kept for reuse (their buffers stay allocated)
-  List m_active;  // streams with entries not yet handed over
-  List m_parked;  // streams holding only the carried last entry
+  List m_active;                                 // streams with entries not yet handed over
+  List m_parked;                                 // streams holding only the carried last entry
   std::size_t m_buffered_bytes = 0;
   std::uint64_t m_next_order = 0;
   GroupingStats m_stats;

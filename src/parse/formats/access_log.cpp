@@ -194,8 +194,8 @@ class AccessLogParser final : public LineParser {
   void quoted_field(std::string_view value) {
     if (is_cache_status(value)) return cache_status(value);
     if (value.find('=') == std::string_view::npos || value.find(';') == std::string_view::npos) return;
-    static constexpr std::array<std::string_view, 6> k_attributes = {"path=", "expires=", "max-age=", "domain=",
-                                                                     "httponly", "samesite="};
+    static constexpr std::array<std::string_view, 6> k_attributes = {
+        "path=", "expires=", "max-age=", "domain=", "httponly", "samesite="};
     std::string lower(value.substr(0, 512));
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     for (std::string_view attribute : k_attributes) {
