@@ -14,8 +14,9 @@ GAPSCAN_BUILD_PACKAGES=(
 # tzdata for the --tz tests; python3 for the seed incidents' log generators (tests/seed).
 # iproute2 (ip, nstat), nftables, dnsmasq-base and curl for the network-fault tests (tests/netfaults).
 GAPSCAN_TEST_PACKAGES=(memcached redis-server php-cli php-memcached php-redis procps tzdata python3 iproute2 nftables dnsmasq-base curl)
-# CI extras: format and lint checks; python3 for the corpus scorer (bench/score_corpus.sh).
-GAPSCAN_CI_PACKAGES=(clang-format clang-tidy python3)
+# CI extras: format and lint checks; python3 for the corpus scorer (bench/score_corpus.sh);
+# dpkg-dev for cpack's dependency list (dpkg-shlibdeps) and file to read the package.
+GAPSCAN_CI_PACKAGES=(clang-format clang-tidy python3 dpkg-dev file)
 
 gapscan_missing_packages() {
   local package

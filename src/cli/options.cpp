@@ -2,6 +2,7 @@
 // below; the usage texts are generated from them.
 
 #include <gapscan/cli/options.hpp>
+#include <gapscan/cli/reading.hpp>
 #include <gapscan/cli/suggest.hpp>
 
 #include <fmt/format.h>
@@ -162,6 +163,8 @@ Expected<ScanOptions> parse_scan_options(const std::vector<std::string>& args) {
   if (options.config.idle_timeout_s <= 0) {
     return unexpected(usage_error("--idle-timeout must be positive", ""));
   }
+  // An installed gapscan reads the catalog installed beside it (share/gapscan/patterns).
+  if (options.config.patterns_dir.empty()) options.config.patterns_dir = installed_patterns_dir();
   if (!fail_on.empty()) {
     if (fail_on == "likely") {
       options.config.fail_on = 0.6;
@@ -291,6 +294,7 @@ Expected<PatternsOptions> parse_patterns_options(const std::vector<std::string>&
                                   "give one: gapscan patterns " + words[0] + " DIR"));
   }
   if (!folder.empty()) options.directory = folder;
+  if (options.directory.empty()) options.directory = installed_patterns_dir();
   return options;
 }
 
@@ -328,6 +332,7 @@ Expected<CausesOptions> parse_causes_options(const std::vector<std::string>& arg
   }
   if (words.size() > 1) return unexpected(usage_error("too many arguments", "gapscan causes [ID]"));
   if (!words.empty()) options.id = words[0];
+  if (options.directory.empty()) options.directory = installed_patterns_dir();
   return options;
 }
 

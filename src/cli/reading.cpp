@@ -26,6 +26,18 @@ bool preset_name(std::string_view name) {
 
 }  // namespace
 
+std::string installed_patterns_dir() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec || exe.empty()) return {};
+  const fs::path dir = exe.parent_path().parent_path() / "share" / "gapscan" / "patterns";
+  for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    if (it->path().extension() == ".toml") return dir.string();
+  }
+  return {};
+}
+
 std::vector<std::pair<std::string, std::string>> format_presets() {
   std::vector<std::pair<std::string, std::string>> presets;
   constexpr std::string_view k_folder = "patterns/presets/";

@@ -24,6 +24,11 @@ struct InputResult {
   std::optional<Diagnostic> error;  ///< why reading stopped early
 };
 
+/// The catalog an installed gapscan reads when no --patterns is given:
+/// <prefix>/share/gapscan/patterns beside <prefix>/bin/gapscan, when it holds *.toml files;
+/// empty otherwise (the catalog embedded in the binary is used).
+std::string installed_patterns_dir();
+
 /// The built-in format presets (patterns/presets/NAME.toml): name and file text, by name.
 std::vector<std::pair<std::string, std::string>> format_presets();
 
