@@ -101,8 +101,12 @@ InputResult read_records(std::unique_ptr<source::ByteSource> bytes, SourceId id,
   source::LineReader reader(std::move(bytes));
   parse::RecordReader records(options);
   parse::Record record;
+  InputResult result;
   auto consume = [&](std::string_view text, std::uint64_t number, std::uint64_t offset, bool truncated) {
-    if (truncated) records.note_truncated();
+    if (truncated) {
+      records.note_truncated();
+      if (result.first_truncated == 0) result.first_truncated = number;
+    }
     const LineLocation location{id, number, offset};
     records.read(text, location, record);
     if (records.record_ready()) on_record(record, records.record_text(), records.record_location());
@@ -130,7 +134,6 @@ InputResult read_records(std::unique_ptr<source::ByteSource> bytes, SourceId id,
     if (records.record_ready()) on_record(record, records.record_text(), records.record_location());
   }
 
-  InputResult result;
   result.account = records.account();
   result.format = records.detected_format();
   result.bytes = reader.bytes_read();

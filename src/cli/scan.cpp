@@ -131,6 +131,13 @@ report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Enco
     input.error = result.error->message;
     diagnostics.push_back(*result.error);
   }
+  if (result.first_truncated > 0) {
+    diagnostics.push_back({Severity::warning, fmt::format("{}:{}", name, result.first_truncated),
+                           fmt::format("{} line{} longer than {} MiB: each read up to there, the rest of it skipped",
+                                       result.account.truncated, result.account.truncated == 1 ? "" : "s",
+                                       source::LineReader::k_max_line >> 20),
+                           result.account.truncated > 1 ? "this is the first of them" : ""});
+  }
   if (result.account.untimed > result.account.records) {
     diagnostics.push_back({Severity::warning, name,
                            fmt::format("{} of its {} lines carry no time, so no gap can be measured at them",

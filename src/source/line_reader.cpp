@@ -33,8 +33,27 @@ bool LineReader::fill() {
   return true;
 }
 
+bool LineReader::skip_rest() {
+  // The rest of a truncated line: dropped chunk by chunk up to and including its newline.
+  for (;;) {
+    const char* start = m_buffer.data() + m_begin;
+    const void* newline = std::memchr(start, '\n', m_end - m_begin);
+    if (newline != nullptr) {
+      m_begin += static_cast<std::size_t>(static_cast<const char*>(newline) - start) + 1;
+      m_skipping = false;
+      return true;
+    }
+    m_begin = m_end;
+    if (!fill()) {
+      m_skipping = false;
+      return false;
+    }
+  }
+}
+
 std::optional<Line> LineReader::next() {
   for (;;) {
+    if (m_skipping && !skip_rest()) return std::nullopt;
     const char* start = m_buffer.data() + m_begin;
     const std::size_t available = m_end - m_begin;
     const void* newline = std::memchr(start, '\n', available);
@@ -47,6 +66,7 @@ std::optional<Line> LineReader::next() {
     } else if (available >= k_max_line) {
       length = consumed = k_max_line;
       truncated = true;
+      m_skipping = true;
     } else if (fill()) {
       continue;
     } else if (available > 0) {

@@ -273,3 +273,25 @@ TEST_CASE("SIGINT and SIGTERM stop the reading: the report of what was read, the
     std::remove("gapscan_signal.err");
   }
 }
+
+TEST_CASE("An over-long line is one line, reported once, and the lines around it are read", "[e2e][cli]") {
+  {
+    std::ofstream out("gapscan_long.log");
+    out << "2026-12-03T10:00:00.000Z level=info msg=first\n";
+    out << "2026-12-03T10:00:01.000Z level=info msg=" << std::string(20u << 20, 'x') << "\n";
+    out << "2026-12-03T10:00:02.000Z level=info msg=third\n";
+  }
+  const auto result = run_command(gapscan_command("--output json gapscan_long.log"), true);
+  std::remove("gapscan_long.log");
+  CHECK(result.exit_code == 0);
+  const std::size_t json_at = result.out.find('{');
+  REQUIRE(json_at != std::string::npos);
+  CHECK(result.out.substr(0, json_at) ==
+        "gapscan: gapscan_long.log:2: warning: 1 line longer than 16 MiB: each read up to there, the rest of it "
+        "skipped\n");
+  const auto json = nlohmann::json::parse(result.out.substr(json_at));
+  CHECK(json["lines"]["total"] == 3);
+  CHECK(json["lines"]["records"] == 3);
+  CHECK(json["lines"]["truncated"] == 1);
+  CHECK(json["lines"]["unparsed"] == 0);
+}

@@ -70,3 +70,26 @@ TEST_CASE("Missing inputs become diagnostics naming the path", "[source]") {
   CHECK(diagnostics[0].where == "/nonexistent/gapscan.log");
   CHECK(diagnostics[0].message.find("cannot read input") == 0);
 }
+
+TEST_CASE("An over-long line is one truncated line: its first bytes, the rest skipped", "[source]") {
+  // 40 MiB without a newline between two short lines, and one at the end with none at all.
+  const std::size_t max = LineReader::k_max_line;
+  std::string bytes = "first\n";
+  bytes.append(40u << 20, 'x');
+  bytes += "\nsecond\n";
+  bytes.append(max + 5, 'y');
+  for (std::size_t chunk : {std::size_t{1} << 20, std::size_t{3} << 20}) {
+    std::vector<std::string> texts;
+    const auto lines = read_all(bytes, chunk, texts);
+    REQUIRE(lines.size() == 4);
+    CHECK(texts[0] == "first");
+    CHECK(lines[1].truncated);
+    CHECK(texts[1].size() == max);
+    CHECK(texts[2] == "second");
+    CHECK(lines[2].number == 3);
+    CHECK(lines[2].offset == 6 + (40u << 20) + 1);
+    CHECK(lines[3].truncated);
+    CHECK(lines[3].number == 4);
+    CHECK_FALSE(lines[0].truncated);
+  }
+}

@@ -19,9 +19,10 @@ using RecordCallback = std::function<void(const parse::Record&, std::string_view
 
 struct InputResult {
   parse::LineAccount account;
-  std::string format;               ///< detected format name and layout
-  std::uint64_t bytes = 0;          ///< decoded bytes read
-  std::optional<Diagnostic> error;  ///< why reading stopped early
+  std::string format;                 ///< detected format name and layout
+  std::uint64_t bytes = 0;            ///< decoded bytes read
+  std::optional<Diagnostic> error;    ///< why reading stopped early
+  std::uint64_t first_truncated = 0;  ///< line number of the first line over 16 MiB, or 0
 };
 
 /// The catalog an installed gapscan reads when no --patterns is given:

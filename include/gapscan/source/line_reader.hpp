@@ -16,13 +16,15 @@ struct Line {
   std::string_view text;     ///< without the trailing "\n" or "\r\n"
   std::uint64_t number = 0;  ///< 1-based physical line number
   std::uint64_t offset = 0;  ///< byte offset of the first byte in the decoded stream
-  bool truncated = false;    ///< the line was longer than LineReader::k_max_line and was cut
+  bool truncated = false;    ///< the line was longer than LineReader::k_max_line: its first
+                             ///< k_max_line bytes; the rest of it was skipped
 };
 
 class LineReader {
  public:
-  /// Lines longer than this are cut into pieces of this size (each piece is still a Line,
-  /// flagged `truncated`), so a file without newlines cannot exhaust memory.
+  /// A line longer than this is one Line of its first k_max_line bytes, flagged `truncated`;
+  /// the rest of it is skipped up to its newline, so a file without newlines cannot exhaust
+  /// memory and one over-long line stays one physical line between its neighbours.
   static constexpr std::size_t k_max_line = 16u << 20;
 
   explicit LineReader(std::unique_ptr<ByteSource> source, std::size_t chunk_size = 1u << 20);
@@ -41,6 +43,7 @@ class LineReader {
 
  private:
   bool fill();
+  bool skip_rest();  // false at the end of the input
 
   std::unique_ptr<ByteSource> m_source;
   std::vector<char> m_buffer;
@@ -50,6 +53,7 @@ class LineReader {
   std::uint64_t m_consumed_offset = 0;  // stream offset of m_buffer[m_begin]
   std::uint64_t m_line_number = 0;
   bool m_eof = false;
+  bool m_skipping = false;  // inside the rest of a truncated line
   std::optional<Diagnostic> m_error;
 };
 

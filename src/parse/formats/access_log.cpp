@@ -10,6 +10,10 @@
 //   ZRDxrX8AAQEAAC1g…  Apache %{UNIQUE_ID}e (mod_unique_id): the group key
 //   rid=…, reqId=…     a request id pair: the group key (any line)
 //   rt=0.534, request_time=0.534   a duration in seconds (any line)
+//   MISS, "HIT", miss, pass          a cache status word (nginx $upstream_cache_status, Varnish
+//                                    %{Varnish:handling}x): the named field cache_status
+//   "PHPSESSID=…; path=/"            a cookie with its attributes: the named field set_cookie
+// Every line also names method, path and status (Record::fields), and is a finished request.
 
 #include "formats.hpp"
 #include "scan.hpp"
@@ -115,19 +119,7 @@ class AccessLogParser final : public LineParser {
     if (status.size() != 3 || !all_digits(status)) return ParseStatus::not_this_format;
     const std::string_view request_text = line.substr(request + 1, pos - request);
     const bool web_server = bracketed || request_text.find(" HTTP/") != std::string_view::npos;
-    // The named fields the catalog's evidence can test: method, path and status, and below the
-    // cache status and Set-Cookie a web server's appended fields show by their shape.
-    m_fields.clear();
-    m_cache_status = false;
-    const std::size_t request_end = line.find('"', request + 1);
-    const std::string_view request_line = line.substr(request + 1, request_end - request - 1);
-    const std::size_t space = request_line.find(' ');
-    if (space != std::string_view::npos) {
-      append_field(m_fields, "method", request_line.substr(0, space));
-      const std::size_t path_end = request_line.find(' ', space + 1);
-      append_field(m_fields, "path", request_line.substr(space + 1, path_end - space - 1));
-    }
-    append_field(m_fields, "status", status);
+    request_fields(line, request, status);
     record.completion = true;
 
     record.time = m_clock.instant(stamp);
@@ -148,6 +140,31 @@ class AccessLogParser final : public LineParser {
     record.fields = m_fields;
     if (!web_server) return ParseStatus::parsed;
 
+    appended_fields(line, pos, record);
+    record.fields = m_fields;
+    return ParseStatus::parsed;
+  }
+
+ private:
+  /// The named fields the catalog's evidence can test: method and path (from the request line
+  /// that starts at `request`, its opening quote) and status; appended_fields() adds the cache
+  /// status and Set-Cookie that a web server's appended fields show by their shape.
+  void request_fields(std::string_view line, std::size_t request, std::string_view status) {
+    m_fields.clear();
+    m_cache_status = false;
+    const std::size_t request_end = line.find('"', request + 1);
+    const std::string_view request_line = line.substr(request + 1, request_end - request - 1);
+    const std::size_t space = request_line.find(' ');
+    if (space != std::string_view::npos) {
+      append_field(m_fields, "method", request_line.substr(0, space));
+      const std::size_t path_end = request_line.find(' ', space + 1);
+      append_field(m_fields, "path", request_line.substr(space + 1, path_end - space - 1));
+    }
+    append_field(m_fields, "status", status);
+  }
+
+  /// A web server's fields after the status, read by their shape (see the top of the file).
+  void appended_fields(std::string_view line, std::size_t pos, Record& record) {
     // The token right after the status is the size (%b, $body_bytes_sent).
     if (pos < line.size() && line[pos] != '"') next_token(line, pos);
     while (pos < line.size()) {
@@ -179,11 +196,8 @@ class AccessLogParser final : public LineParser {
         record.group = token;
       }
     }
-    record.fields = m_fields;
-    return ParseStatus::parsed;
   }
 
- private:
   void cache_status(std::string_view token) {
     if (!m_cache_status) append_field(m_fields, "cache_status", token);
     m_cache_status = true;
