@@ -295,3 +295,18 @@ TEST_CASE("An over-long line is one line, reported once, and the lines around it
   CHECK(json["lines"]["truncated"] == 1);
   CHECK(json["lines"]["unparsed"] == 0);
 }
+
+TEST_CASE("Control bytes and invalid UTF-8 in log lines reach the terminal escaped", "[e2e][cli]") {
+  // An escape sequence in a log line (here: clear the screen, set a title) must not be obeyed by
+  // the terminal that shows the report; the report's own UTF-8 (→, µ) stays as it is.
+  std::ofstream("gapscan_binary.log") << "\x1b[2J\x1b]0;pwned\x07 \xff\xfe not a log line\n"
+                                      << "plain words, \xc2\x85 and caf\xc3\xa9\n";
+  const auto result = run_command(gapscan_command("gapscan_binary.log"));
+  std::remove("gapscan_binary.log");
+  CHECK(result.exit_code == 0);
+  CHECK(result.out.find('\x1b') == std::string::npos);
+  CHECK(result.out.find('\x07') == std::string::npos);
+  CHECK(result.out.find("\\x1b[2J\\x1b]0;pwned\\x07 \\xff\\xfe not a log line") != std::string::npos);
+  CHECK(result.out.find("\\xc2\\x85 and caf\xc3\xa9") != std::string::npos);  // a C1 control; é kept
+  CHECK(result.out.find("Lines      2 read: 0 records, 0 continuation, 0 blank, 2 unparsed") != std::string::npos);
+}
