@@ -7,6 +7,9 @@
 
 #include <cstdio>
 #include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
 
 using gapscan::testing::gapscan_command;
 using gapscan::testing::run_command;
@@ -309,4 +312,101 @@ TEST_CASE("Control bytes and invalid UTF-8 in log lines reach the terminal escap
   CHECK(result.out.find("\\x1b[2J\\x1b]0;pwned\\x07 \\xff\\xfe not a log line") != std::string::npos);
   CHECK(result.out.find("\\xc2\\x85 and caf\xc3\xa9") != std::string::npos);  // a C1 control; é kept
   CHECK(result.out.find("Lines      2 read: 0 records, 0 continuation, 0 blank, 2 unparsed") != std::string::npos);
+}
+
+namespace {
+
+/// The report of one input (as JSON) and its exit status; every line must be accounted for.
+nlohmann::json scan_bad(const std::string& path, int& exit_code, const std::string& args = "") {
+  const auto result = run_command(gapscan_command("--output json " + args + path));
+  exit_code = result.exit_code;
+  const auto json = nlohmann::json::parse(result.out, nullptr, false);
+  REQUIRE_FALSE(json.is_discarded());
+  const auto& l = json["lines"];
+  CHECK(l["total"].get<std::uint64_t>() == l["records"].get<std::uint64_t>() + l["continuation"].get<std::uint64_t>() +
+                                               l["untimed"].get<std::uint64_t>() + l["blank"].get<std::uint64_t>() +
+                                               l["comment"].get<std::uint64_t>() + l["unparsed"].get<std::uint64_t>());
+  return json;
+}
+
+}  // namespace
+
+TEST_CASE("Bad inputs: each is read as far as it can be, every line accounted for", "[e2e][cli][bad-input]") {
+  const std::string dir = "gapscan_bad_inputs";
+  const std::string sample = std::string(GAPSCAN_SOURCE_DIR) + "/samples/memcached-nagle.log";
+  run_command("rm -rf " + dir + " && mkdir -p " + dir + "/loop && ln -s ../loop " + dir + "/loop/self");
+  int code = 0;
+  SECTION("random binary: unparsed lines, no crash") {
+    run_command("head -c 200000 /dev/urandom > " + dir + "/random.bin");
+    const auto json = scan_bad(dir + "/random.bin", code);
+    CHECK(code == 0);
+    CHECK(json["lines"]["records"] == 0);
+    CHECK(json["lines"]["unparsed"].get<int>() > 100);
+  }
+  SECTION("NUL bytes, invalid UTF-8 and CRLF inside timestamped lines") {
+    std::ofstream(dir + "/mixed.log") << std::string("2026-12-03T10:00:00Z a\r\n2026-12-03T10:00:01Z b\0c\r\n", 50)
+                                      << "2026-12-03T10:00:02Z \xff\xfe bad utf8\n";
+    const auto json = scan_bad(dir + "/mixed.log", code);
+    CHECK(code == 0);
+    CHECK(json["lines"]["total"] == 3);
+    CHECK(json["lines"]["records"] == 3);
+  }
+  SECTION("a file of continuation lines only") {
+    std::ofstream(dir + "/cont.log") << "   indented\n\tat Foo.bar(Foo.java:1)\n  more\n";
+    const auto json = scan_bad(dir + "/cont.log", code);
+    CHECK(json["lines"]["total"] == 3);
+    CHECK(json["lines"]["unparsed"] == 3);  // no record before them to continue
+  }
+  SECTION("a missing file and a symlink loop among good inputs") {
+    const auto json = scan_bad(dir + "/missing.log " + dir + "/loop " + sample, code);
+    CHECK(code == 1);
+    CHECK(json["findings"][0]["cause"] == "nagle_delack_noreply_pipeline");
+    bool missing = false;
+    for (const auto& d : json["diagnostics"]) missing |= d["where"] == dir + "/missing.log";
+    CHECK(missing);
+  }
+  SECTION("truncated and corrupted archives: the error names the offset, what was read is counted") {
+    for (const std::string kind : {"gzip", "xz", "zstd", "bzip2"}) {
+      INFO(kind);
+      const std::string file = dir + "/trunc." + kind;
+      run_command(kind + " -c " + sample + " | head -c 20000 > " + file);
+      const auto json = scan_bad(file, code);
+      CHECK(code == 1);
+      const std::string error = json["inputs"][0]["error"].is_string() ? json["inputs"][0]["error"] : "";
+      CHECK(error.find(kind + " data ends early (truncated) at compressed byte offset 20000") == 0);
+    }
+    run_command("gzip -c " + sample + " > " + dir + "/bad.gz && printf '\\xff\\xff\\xff\\xff' | dd of=" + dir +
+                "/bad.gz bs=1 seek=20000 conv=notrunc 2>/dev/null");
+    const auto json = scan_bad(dir + "/bad.gz", code);
+    CHECK(code == 1);
+    const std::string damaged = json["inputs"][0]["error"].is_string() ? json["inputs"][0]["error"] : "";
+    CHECK(damaged.find("gzip data is damaged at compressed byte offset") == 0);
+  }
+  SECTION("time-only stamps across midnight and syslog stamps across New Year keep going forward") {
+    std::ofstream(dir + "/midnight.log") << "23:59:59.000 a\n00:00:01.000 b\n";
+    const auto events = run_command(gapscan_command("events " + dir + "/midnight.log"));
+    CHECK(events.out.find("\t-\t") != std::string::npos);
+    const auto times = [](const std::string& out) {
+      std::vector<long long> t;
+      std::istringstream in(out);
+      std::string line;
+      while (std::getline(in, line)) t.push_back(std::stoll(line.substr(line.find('\t') + 1)));
+      return t;
+    };
+    const auto midnight = times(events.out);
+    REQUIRE(midnight.size() == 2);
+    CHECK(midnight[1] - midnight[0] == 2'000'000'000);
+    std::ofstream(dir + "/newyear.log") << "Dec 31 23:59:59 host app[1]: a\nJan  1 00:00:01 host app[1]: b\n";
+    const auto year = times(run_command(gapscan_command("events --year 2025 " + dir + "/newyear.log")).out);
+    REQUIRE(year.size() == 2);
+    CHECK(year[1] - year[0] == 2'000'000'000);
+  }
+  SECTION("two formats in one file: each line read by the format that parses it") {
+    std::ofstream(dir + "/two.log") << "2026-12-03T10:00:00Z level=info a\n"
+                                    << "203.0.113.7 - - [03/Dec/2026:10:00:01 +0000] \"GET / HTTP/1.1\" 200 5\n"
+                                    << "2026-12-03T10:00:02Z level=info b\n";
+    const auto json = scan_bad(dir + "/two.log", code);
+    CHECK(json["lines"]["records"] == 3);
+  }
+  run_command("rm -rf " + dir);
 }
