@@ -18,6 +18,9 @@ find_package(BZip2 REQUIRED)                        # libbz2-dev
 find_package(LibLZMA REQUIRED)                      # liblzma-dev
 pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)  # libzstd-dev
 add_library(gapscan::zstd ALIAS PkgConfig::ZSTD)
+# date/tz is not linked into gapscan: the zone test and bench/zone_bench check gapscan's own
+# zone reader against it (docs/formats.md says why gapscan keeps its own).
+find_package(date 3 CONFIG REQUIRED)                # libhowardhinnant-date-dev
 if(GAPSCAN_BUILD_TESTS)
   find_package(Catch2 2.13 REQUIRED)                # catch2 (v2 on Debian 12)
 endif()

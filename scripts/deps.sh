@@ -9,11 +9,15 @@ GAPSCAN_BUILD_PACKAGES=(
   libre2-dev libboost-program-options-dev libeigen3-dev libfmt-dev
   libsimdjson-dev libtomlplusplus-dev nlohmann-json3-dev
   zlib1g-dev libzstd-dev libbz2-dev liblzma-dev catch2
+  libhowardhinnant-date-dev
 )
 # Tests: the real memcached and Redis servers with their PHP extensions for the live tests;
 # tzdata for the --tz tests; python3 for the seed incidents' log generators (tests/seed).
-# iproute2 (ip, nstat), nftables, dnsmasq-base and curl for the network-fault tests (tests/netfaults).
-GAPSCAN_TEST_PACKAGES=(memcached redis-server php-cli php-memcached php-redis procps tzdata python3 iproute2 nftables dnsmasq-base curl)
+# iproute2 (ip, nstat), nftables, dnsmasq-base and curl for the network-fault tests (tests/netfaults);
+# jq for the documentation's command lines (tests/docs/check_commands.sh).
+GAPSCAN_TEST_PACKAGES=(memcached redis-server php-cli php-memcached php-redis procps tzdata python3 iproute2 nftables dnsmasq-base curl jq)
+# Fuzzing (scripts/fuzz.sh): clang with libFuzzer and the sanitizers' runtime; zstd for seeds.
+GAPSCAN_FUZZ_PACKAGES=(clang libclang-rt-14-dev python3 zstd)
 # CI extras: format and lint checks; python3 for the corpus scorer (bench/score_corpus.sh);
 # dpkg-dev for cpack's dependency list (dpkg-shlibdeps) and file to read the package.
 GAPSCAN_CI_PACKAGES=(clang-format clang-tidy python3 dpkg-dev file)

@@ -348,6 +348,11 @@ void parse_examples(FileChecker& check, const toml::table& root, Cause& cause) {
 
 std::optional<Cause> parse_cause(std::string_view text, const std::string& name, std::vector<Diagnostic>& diagnostics) {
   FileChecker check(name, diagnostics);
+  if (text.size() > k_max_cause_file_bytes) {
+    check.error(name, fmt::format("catalog file of {} bytes: at most {} are read", text.size(), k_max_cause_file_bytes),
+                "one cause per file; long example logs belong in patterns/examples generators");
+    return std::nullopt;
+  }
   toml::table root;
   try {
     root = toml::parse(text, name);
@@ -359,6 +364,17 @@ std::optional<Cause> parse_cause(std::string_view text, const std::string& name,
       "id",       "title",   "summary", "shapes", "evidence_weight", "delay",
       "evidence", "trigger", "confirm", "fix",    "references",      "example"};
   check.check_keys(root, k_top, "the file");
+
+  // Limits, so that a hostile or runaway catalog cannot make every line's matching slow.
+  for (const auto& [key, limit] : {std::pair{"delay", k_max_delays}, std::pair{"evidence", k_max_evidence},
+                                   std::pair{"trigger", k_max_triggers}, std::pair{"example", k_max_examples}}) {
+    const toml::array* array = root[key].as_array();
+    if (array != nullptr && array->size() > limit) {
+      check.error(check.where(*array),
+                  fmt::format("{} [[{}]] tables: a cause may have at most {}", array->size(), key, limit));
+      return std::nullopt;
+    }
+  }
 
   Cause cause;
   cause.origin = name;
@@ -429,11 +445,23 @@ Expected<Catalog> load_directory(const std::string& directory, std::vector<Diagn
     if (it->path().extension() == ".toml") files.push_back(it->path().string());
   }
   if (ec) return unexpected(make_error(directory, "cannot read catalog folder: " + ec.message()));
+  if (files.size() > k_max_cause_files) {
+    return unexpected(make_error(directory,
+                                 fmt::format("{} catalog files: at most {} are read", files.size(), k_max_cause_files),
+                                 "is this the catalog folder? each cause is one *.toml file"));
+  }
   std::sort(files.begin(), files.end());
   Catalog catalog;
   catalog.origin = directory;
   bool failed = false;
   for (const std::string& file : files) {
+    const auto size = fs::file_size(file, ec);
+    if (!ec && size > k_max_cause_file_bytes) {
+      diagnostics.push_back(
+          make_error(file, fmt::format("catalog file of {} bytes: at most {} are read", size, k_max_cause_file_bytes)));
+      failed = true;
+      continue;
+    }
     std::ifstream in(file, std::ios::binary);
     std::stringstream text;
     text << in.rdbuf();

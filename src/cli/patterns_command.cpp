@@ -9,11 +9,13 @@
 namespace gapscan::cli {
 namespace {
 
-/// Runs one example with the catalog of `directory` ("" for the built-in one); returns what
-/// went wrong, or an empty string.
-std::string run_example(const catalog::Cause& cause, const catalog::Example& example, const std::string& directory) {
+/// Runs one example with the catalog under test, loaded from `directory` ("" for the built-in
+/// one); returns what went wrong, or an empty string.
+std::string run_example(const catalog::Cause& cause, const catalog::Example& example,
+                        const std::shared_ptr<const catalog::Catalog>& catalog, const std::string& directory) {
   ScanConfig config;
-  config.patterns_dir = directory;
+  config.catalog = catalog;
+  config.patterns_dir = directory;  // for its formats/ and presets/
   config.texts.push_back({example.where, example.log});
   int exit_code = 0;
   const auto report = run_scan(config, exit_code);
@@ -39,13 +41,14 @@ std::string run_example(const catalog::Cause& cause, const catalog::Example& exa
   return {};
 }
 
-std::string test_examples(const catalog::Catalog& catalog, const std::string& directory, bool& failed) {
+std::string test_examples(const std::shared_ptr<const catalog::Catalog>& catalog, const std::string& directory,
+                          bool& failed) {
   std::string text;
   std::size_t passed = 0, total = 0;
-  for (const catalog::Cause& cause : catalog.causes) {
+  for (const catalog::Cause& cause : catalog->causes) {
     for (const catalog::Example& example : cause.examples) {
       ++total;
-      const std::string problem = run_example(cause, example, directory);
+      const std::string problem = run_example(cause, example, catalog, directory);
       if (problem.empty()) {
         ++passed;
         continue;
@@ -55,7 +58,7 @@ std::string test_examples(const catalog::Catalog& catalog, const std::string& di
     }
   }
   failed = passed < total;
-  text += fmt::format("{}: {} of {} examples behave as they say\n", catalog.origin, passed, total);
+  text += fmt::format("{}: {} of {} examples behave as they say\n", catalog->origin, passed, total);
   return text;
 }
 
@@ -82,7 +85,8 @@ int patterns_command(const std::vector<std::string>& args) {
   std::string text;
   if (options->action == "test") {
     bool failed = false;
-    write_stdout(test_examples(*catalog, options->directory, failed));
+    write_stdout(
+        test_examples(std::make_shared<const catalog::Catalog>(std::move(*catalog)), options->directory, failed));
     return failed ? 1 : k_exit_ok;  // 1: some example does not behave as it says
   }
   if (options->action == "check") {

@@ -210,13 +210,17 @@ Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
   exit_code = k_exit_ok;
   std::vector<Diagnostic> diagnostics;
 
-  std::vector<Diagnostic> catalog_diagnostics;
-  auto catalog = config.patterns_dir.empty() ? catalog::load_builtin(catalog_diagnostics)
-                                             : catalog::load_directory(config.patterns_dir, catalog_diagnostics);
+  std::shared_ptr<const catalog::Catalog> catalog = config.catalog;
   if (!catalog) {
-    Diagnostic error = catalog.error();
-    if (!catalog_diagnostics.empty()) error = catalog_diagnostics.front();
-    return unexpected(std::move(error));
+    std::vector<Diagnostic> catalog_diagnostics;
+    auto loaded = config.patterns_dir.empty() ? catalog::load_builtin(catalog_diagnostics)
+                                              : catalog::load_directory(config.patterns_dir, catalog_diagnostics);
+    if (!loaded) {
+      Diagnostic error = loaded.error();
+      if (!catalog_diagnostics.empty()) error = catalog_diagnostics.front();
+      return unexpected(std::move(error));
+    }
+    catalog = std::make_shared<const catalog::Catalog>(std::move(*loaded));
   }
 
   std::vector<Diagnostic> format_diagnostics;
@@ -283,7 +287,7 @@ Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
   results.grouping = &streams.stats();
   results.lines = &pipeline.lines;
   results.sources = &sources;
-  results.catalog = &*catalog;
+  results.catalog = catalog.get();
   results.inputs = std::move(inputs);
   results.diagnostics = std::move(diagnostics);
   report::Report report = report::build_report(results);

@@ -1,5 +1,6 @@
 #include <gapscan/core/regex.hpp>
 
+#include <fmt/format.h>
 #include <re2/re2.h>
 
 namespace gapscan {
@@ -10,6 +11,12 @@ struct Regex::Impl {
 };
 
 Expected<Regex> Regex::compile(std::string_view pattern, std::string where) {
+  if (pattern.size() > k_max_pattern_length) {
+    return unexpected(make_error(
+        std::move(where),
+        fmt::format("regular expression of {} bytes: at most {} are allowed", pattern.size(), k_max_pattern_length),
+        "a pattern runs on every line read: match the telling words, not the whole line"));
+  }
   RE2::Options options;
   options.set_log_errors(false);
   options.set_encoding(RE2::Options::EncodingLatin1);  // logs are bytes; UTF-8 still matches literally
@@ -18,6 +25,13 @@ Expected<Regex> Regex::compile(std::string_view pattern, std::string where) {
     return unexpected(make_error(std::move(where),
                                  "invalid regular expression '" + std::string(pattern) + "': " + impl->re.error(),
                                  "patterns use RE2 syntax: no backreferences or lookaround"));
+  }
+  if (impl->re.ProgramSize() > k_max_program_size) {
+    return unexpected(
+        make_error(std::move(where),
+                   fmt::format("regular expression '{}' is too large: {} instructions compiled, at most {}",
+                               pattern.substr(0, 80), impl->re.ProgramSize(), k_max_program_size),
+                   "a bounded repeat multiplies the size (.{0,1000} is 1000 copies): use a smaller bound or .*"));
   }
   Regex regex;
   regex.m_impl = std::move(impl);

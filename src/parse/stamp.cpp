@@ -139,6 +139,18 @@ void read_zone(Cursor& c, StampFields& out) {
     c = t;
     return;
   }
+  // A zone abbreviation (date(1), syslog-ng, Java's SimpleDateFormat 'z'): "PDT", "CEST", "CST".
+  int offset = 0;
+  bool ambiguous = false;
+  if (const std::size_t length = read_zone_abbreviation(t.s.substr(std::min(t.p, t.s.size())), offset, ambiguous)) {
+    out.zone_abbreviation = t.s.substr(t.p, length);
+    if (!ambiguous) {
+      out.has_zone = true;
+      out.offset_seconds = offset;
+    }
+    c.p = t.p + length;
+    return;
+  }
   // A zone identifier (PHP's error_log writes date.timezone: "[29-Nov-2026 21:03:04 Asia/Seoul]").
   const std::size_t name = Zone::name_length(t.s.substr(std::min(t.p, t.s.size())));
   if (name > 0) {
@@ -146,6 +158,27 @@ void read_zone(Cursor& c, StampFields& out) {
     c.p = t.p + name;
   }
 }
+
+struct ZoneAbbreviation {
+  std::string_view name;
+  int offset_minutes;
+  bool ambiguous;
+};
+
+// Abbreviations in use in logs, with the offset each names. Where one names several offsets
+// (CST: US Central -6 or China +8; IST: India, Ireland, Israel; AST: Atlantic or Arabia), only
+// the input's zone can tell, and its zone file does (Zone::abbreviation_offset).
+constexpr ZoneAbbreviation k_zone_abbreviations[] = {
+    {"EST", -300, false}, {"EDT", -240, false}, {"CDT", -300, false},  {"MST", -420, false},  {"MDT", -360, false},
+    {"PST", -480, false}, {"PDT", -420, false}, {"AKST", -540, false}, {"AKDT", -480, false}, {"HST", -600, false},
+    {"NST", -210, false}, {"NDT", -150, false}, {"WET", 0, false},     {"WEST", 60, false},   {"BST", 60, false},
+    {"CET", 60, false},   {"CEST", 120, false}, {"MET", 60, false},    {"MEST", 120, false},  {"EET", 120, false},
+    {"EEST", 180, false}, {"MSK", 180, false},  {"SAST", 120, false},  {"CAT", 120, false},   {"EAT", 180, false},
+    {"WAT", 60, false},   {"PKT", 300, false},  {"WIB", 420, false},   {"HKT", 480, false},   {"SGT", 480, false},
+    {"AWST", 480, false}, {"JST", 540, false},  {"KST", 540, false},   {"ACST", 570, false},  {"ACDT", 630, false},
+    {"AEST", 600, false}, {"AEDT", 660, false}, {"NZST", 720, false},  {"NZDT", 780, false},  {"CST", -360, true},
+    {"IST", 330, true},   {"AST", -240, true},
+};
 
 bool valid_date(int month, int day) { return month >= 1 && month <= 12 && day >= 1 && day <= 31; }
 
@@ -298,7 +331,7 @@ std::size_t scan_month_name(Cursor c, StampFields& out) {
   read_zone(c, out);
   if (year < 0) {  // date(1), MediaWiki's DB error log: Sun Nov 9 9:28:45 UTC 2025, … CET 2025
     Cursor with_year = c;
-    if (!out.has_zone && with_year.spaces()) {
+    if (!out.has_zone && out.zone_abbreviation.empty() && with_year.spaces()) {
       const std::size_t letters = with_year.p;
       while (with_year.peek() >= 'A' && with_year.peek() <= 'Z' && with_year.p - letters < 6) ++with_year.p;
       if (with_year.p - letters < 3) with_year.p = c.s.size();  // no abbreviation: no year either
@@ -486,7 +519,8 @@ std::size_t scan_tai64n(Cursor c, StampFields& out) {
   if (label < (std::uint64_t{1} << 62)) return 0;
   out.absolute = true;
   out.has_zone = true;
-  out.instant = static_cast<TimeNs>(label - (std::uint64_t{1} << 62)) * k_ns_per_s + static_cast<TimeNs>(nanos);
+  out.instant =
+      to_time_ns(static_cast<std::int64_t>(label - (std::uint64_t{1} << 62)), static_cast<TimeNs>(nanos % k_ns_per_s));
   out.digits = 9;
   return c.p - start;
 }
@@ -505,7 +539,7 @@ std::size_t scan_uptime(Cursor c, StampFields& out) {
   if (!c.eat(']')) return 0;
   out.absolute = true;
   out.has_zone = true;
-  out.instant = value * k_ns_per_s + fraction.nanos;
+  out.instant = to_time_ns(value, fraction.nanos);
   out.digits = fraction.digits;
   return c.p - start;
 }
@@ -536,7 +570,49 @@ std::size_t scan_epoch_long(Cursor c, StampFields& out) {
   return c.p - start;
 }
 
+std::size_t scan_family(StampFamily family, const Cursor& c, StampFields& out, NumericOrder order) {
+  switch (family) {
+    case StampFamily::ymd:
+      return scan_ymd(c, out);
+    case StampFamily::month_name:
+      return scan_month_name(c, out);
+    case StampFamily::epoch:
+      return scan_epoch(c, out);
+    case StampFamily::clf:
+      return scan_clf(c, out);
+    case StampFamily::month_day:
+      return scan_month_day(c, out);
+    case StampFamily::time_only:
+      return scan_time_only(c, out);
+    case StampFamily::compact:
+      return scan_compact(c, out);
+    case StampFamily::numeric:
+      return scan_numeric(c, out, order);
+    case StampFamily::tai64n:
+      return scan_tai64n(c, out);
+    case StampFamily::uptime:
+      return scan_uptime(c, out);
+    case StampFamily::epoch_long:
+      return scan_epoch_long(c, out);
+  }
+  return 0;
+}
+
 }  // namespace
+
+std::size_t read_zone_abbreviation(std::string_view text, int& offset_seconds, bool& ambiguous) {
+  std::size_t length = 0;
+  while (length < text.size() && length < 6 && text[length] >= 'A' && text[length] <= 'Z') ++length;
+  if (length < 3 || length > 4 || (length < text.size() && is_alpha(text[length]))) return 0;
+  for (const ZoneAbbreviation& known : k_zone_abbreviations) {
+    if (known.name == text.substr(0, length)) {
+      offset_seconds = known.offset_minutes * 60;
+      ambiguous = known.ambiguous;
+      return length;
+    }
+  }
+  return 0;
+}
 
 int read_month_name(std::string_view text, std::size_t& length) {
   char word[12];
@@ -589,31 +665,10 @@ std::size_t scan_stamp(StampFamily family, std::string_view line, std::size_t po
   if (pos >= line.size()) return 0;
   out = StampFields{};
   const Cursor c{line, pos};
-  switch (family) {
-    case StampFamily::ymd:
-      return scan_ymd(c, out);
-    case StampFamily::month_name:
-      return scan_month_name(c, out);
-    case StampFamily::epoch:
-      return scan_epoch(c, out);
-    case StampFamily::clf:
-      return scan_clf(c, out);
-    case StampFamily::month_day:
-      return scan_month_day(c, out);
-    case StampFamily::time_only:
-      return scan_time_only(c, out);
-    case StampFamily::compact:
-      return scan_compact(c, out);
-    case StampFamily::numeric:
-      return scan_numeric(c, out, order);
-    case StampFamily::tai64n:
-      return scan_tai64n(c, out);
-    case StampFamily::uptime:
-      return scan_uptime(c, out);
-    case StampFamily::epoch_long:
-      return scan_epoch_long(c, out);
-  }
-  return 0;
+  const std::size_t length = scan_family(family, c, out, order);
+  // A written year outside the range of real logs is not a time (and would not fit in TimeNs).
+  if (length > 0 && out.year >= 0 && (out.year < k_min_stamp_year || out.year > k_max_stamp_year)) return 0;
+  return length;
 }
 
 }  // namespace gapscan::parse

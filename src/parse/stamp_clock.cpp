@@ -3,7 +3,18 @@
 
 namespace gapscan::parse {
 
-TimeNs StampClock::instant(const StampFields& fields) {
+TimeNs StampClock::instant(const StampFields& stamp) {
+  const StampFields* read = &stamp;
+  StampFields resolved;
+  if (!stamp.zone_abbreviation.empty() && m_zone) {
+    if (const auto offset = m_zone->abbreviation_offset(stamp.zone_abbreviation)) {
+      resolved = stamp;
+      resolved.has_zone = true;
+      resolved.offset_seconds = *offset;
+      read = &resolved;
+    }
+  }
+  const StampFields& fields = *read;
   m_last_zoned = fields.has_zone || fields.absolute;
   if (fields.absolute) {
     const std::int64_t seconds = fields.instant / k_ns_per_s;
@@ -33,13 +44,13 @@ TimeNs StampClock::instant(const StampFields& fields) {
   m_last_second_of_day = second_of_day;
   if (!fields.has_zone && !fields.zone_name.empty()) {
     if (const auto zone = Zone::find(fields.zone_name)) {
-      m_last_named = zone->to_utc((day * 86400 + second_of_day) * k_ns_per_s + fields.nanos, m_last_named);
+      m_last_named = zone->to_utc(to_time_ns(day * 86400 + second_of_day, fields.nanos), m_last_named);
       m_last_zoned = true;
       return m_last_named;
     }
   }
   const std::int64_t offset = fields.has_zone ? fields.offset_seconds : m_zone_offset;
-  return (day * 86400 + second_of_day - offset) * k_ns_per_s + fields.nanos;
+  return to_time_ns(day * 86400 + second_of_day - offset, fields.nanos);
 }
 
 }  // namespace gapscan::parse

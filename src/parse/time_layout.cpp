@@ -102,6 +102,7 @@ bool TimeLayout::read(std::string_view text, StampFields& out) const {
     switch (token.directive) {
       case 'Y':
         if (!read_number(text, pos, 4, 4, out.year)) return false;
+        if (out.year < k_min_stamp_year || out.year > k_max_stamp_year) return false;
         break;
       case 'y':
         if (!read_number(text, pos, 2, 2, value)) return false;
@@ -180,10 +181,21 @@ bool TimeLayout::read(std::string_view text, StampFields& out) const {
         out.offset_seconds = sign * (hours * 3600 + minutes * 60);
         break;
       }
-      case 'Z': {  // UTC, GMT or a zone identifier such as Europe/Berlin
+      case 'Z': {  // UTC, GMT, an abbreviation such as PDT or CEST, or a zone identifier such as Europe/Berlin
         if (text.substr(pos, 3) == "UTC" || text.substr(pos, 3) == "GMT") {
           pos += 3;
           out.has_zone = true;
+          break;
+        }
+        int offset = 0;
+        bool ambiguous = false;
+        if (const std::size_t length = read_zone_abbreviation(text.substr(pos), offset, ambiguous)) {
+          out.zone_abbreviation = text.substr(pos, length);
+          if (!ambiguous) {
+            out.has_zone = true;
+            out.offset_seconds = offset;
+          }
+          pos += length;
           break;
         }
         const std::size_t name = Zone::name_length(text.substr(pos));
@@ -213,7 +225,7 @@ bool TimeLayout::read(std::string_view text, StampFields& out) const {
         }
         out.absolute = true;
         out.has_zone = true;
-        out.instant = seconds * k_ns_per_s + fraction;
+        out.instant = to_time_ns(seconds, fraction);
         out.digits = static_cast<std::uint8_t>(digits);
         break;
       }

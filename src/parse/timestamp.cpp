@@ -53,6 +53,7 @@ std::optional<ParsedTime> parse_iso8601(std::string_view text) {
     const unsigned hour = digit(11) * 10 + digit(12);
     const unsigned minute = digit(14) * 10 + digit(15);
     if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59) return std::nullopt;
+    if (year < k_min_stamp_year || year > k_max_stamp_year) return std::nullopt;
     minute_seconds = days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60;
     std::memcpy(cache.prefix, t, 16);
     cache.seconds = minute_seconds;

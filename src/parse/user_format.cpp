@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <array>
 #include <climits>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -44,12 +45,13 @@ class UserLineParser final : public LineParser {
 
   void learn(const std::vector<std::string>& sample, const TimeSettings& settings) override {
     (void)sample;
-    m_clock = StampClock(0, settings.default_year);
     m_default_year = settings.default_year;
-    m_previous = INT64_MIN;
+    m_zone = m_format->zone ? m_format->zone : settings.zone;
+    restart();
   }
   void restart() override {
     m_clock = StampClock(0, m_default_year);
+    m_clock.set_zone(m_zone);
     m_previous = INT64_MIN;
   }
 
@@ -112,6 +114,7 @@ class UserLineParser final : public LineParser {
   std::string m_fields;
   std::vector<std::string_view> m_groups;
   StampClock m_clock;
+  std::shared_ptr<const Zone> m_zone;  // the format's or the input's, for zone abbreviations
   int m_default_year = 1970;
   TimeNs m_previous = INT64_MIN;  // the last instant, for the choice around a change of offset
   std::string m_reason;
@@ -315,6 +318,11 @@ void check_samples(const FileReader& in, const FormatInfo& info, const std::vect
 
 std::optional<FormatInfo> parse_format_file(std::string_view text, const std::string& file,
                                             std::vector<Diagnostic>& diagnostics) {
+  if (text.size() > k_max_format_file_bytes) {
+    diagnostics.push_back(make_error(
+        file, fmt::format("format file of {} bytes: at most {} are read", text.size(), k_max_format_file_bytes)));
+    return std::nullopt;
+  }
   toml::table root;
   try {
     root = toml::parse(text, file);
@@ -353,6 +361,13 @@ std::optional<FormatInfo> parse_format_file(std::string_view text, const std::st
 std::vector<FormatInfo> load_format_files(const std::vector<std::string>& paths, std::vector<Diagnostic>& diagnostics) {
   std::vector<FormatInfo> formats;
   for (const std::string& path : paths) {
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    if (!ec && size > k_max_format_file_bytes) {
+      diagnostics.push_back(
+          make_error(path, fmt::format("format file of {} bytes: at most {} are read", size, k_max_format_file_bytes)));
+      continue;
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
       diagnostics.push_back(make_error(path, "cannot read format file"));

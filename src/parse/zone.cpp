@@ -263,23 +263,56 @@ Expected<Zone> Zone::load(const std::string& name) {
       break;
     }
   }
+  // Abbreviations ("PST", "CEST") with the offset each stands for in this zone; where one was
+  // used with several offsets over the years, the latest use wins.
+  const std::size_t chars_at = types_at + types * 6;
+  const auto chars = static_cast<std::size_t>(c[5]);
+  auto note_abbreviation = [&](std::size_t type) {
+    const auto index = static_cast<unsigned char>(data[types_at + type * 6 + 5]);
+    if (chars_at + chars > data.size() || index >= chars) return;
+    const std::string_view all(data.data() + chars_at, chars);
+    std::string_view abbreviation = all.substr(index);
+    abbreviation = abbreviation.substr(0, abbreviation.find('\0'));
+    if (abbreviation.empty() || abbreviation.front() == '+' || abbreviation.front() == '-') return;  // "+03"
+    for (auto& [known, offset] : zone.m_abbreviations) {
+      if (known == abbreviation) {
+        offset = offset_of(type);
+        return;
+      }
+    }
+    zone.m_abbreviations.emplace_back(abbreviation, offset_of(type));
+  };
+  for (std::size_t t = 0; t < types; ++t) {
+    if (zone.m_initial_offset == offset_of(t) && data[types_at + t * 6 + 4] == 0) {
+      note_abbreviation(t);
+      break;
+    }
+  }
   for (std::size_t i = 0; i < transitions; ++i) {
     const auto type = static_cast<unsigned char>(data[index_at + i]);
     if (type >= types) return unexpected(make_error(path, "damaged zone file"));
     zone.m_transitions.push_back(read_be(data, block + i * static_cast<std::size_t>(time_size), time_size));
     zone.m_offsets.push_back(offset_of(type));
+    note_abbreviation(type);
   }
   // Version 2+: the footer's POSIX TZ rule covers the times after the last transition (slim
-  // zone files stop at the present); spell it out as transitions up to 2100.
+  // zone files stop at the present); spell it out as transitions to the last year a stamp may name.
   if (time_size == 8) {
     const std::size_t footer = needed + static_cast<std::size_t>(c[5]) + static_cast<std::size_t>(c[2]) * 12 +
                                static_cast<std::size_t>(c[1]) + static_cast<std::size_t>(c[0]);
     if (footer < data.size() && data[footer] == '\n') {
       const std::size_t end = data.find('\n', footer + 1);
-      if (end != std::string::npos) zone.extend_with_rule(data.substr(footer + 1, end - footer - 1), 2100);
+      if (end != std::string::npos) zone.extend_with_rule(data.substr(footer + 1, end - footer - 1), k_max_stamp_year);
     }
   }
   return zone;
+}
+
+std::optional<int> Zone::abbreviation_offset(std::string_view abbreviation) const {
+  for (const auto& [known, offset] : m_abbreviations) {
+    if (known == abbreviation) return offset;
+  }
+  return std::nullopt;
 }
 
 int Zone::offset_at(std::int64_t utc_seconds) const {

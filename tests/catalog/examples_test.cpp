@@ -12,14 +12,16 @@ using namespace gapscan;
 
 TEST_CASE("Every catalog example behaves as it says", "[catalog][examples]") {
   std::vector<Diagnostic> diagnostics;
-  const auto catalog = catalog::load_builtin(diagnostics);
-  REQUIRE(catalog);
+  auto loaded = catalog::load_builtin(diagnostics);
+  REQUIRE(loaded);
+  const auto catalog = std::make_shared<const catalog::Catalog>(std::move(*loaded));
   std::size_t examples = 0;
   for (const catalog::Cause& cause : catalog->causes) {
     for (const catalog::Example& example : cause.examples) {
       ++examples;
       INFO(example.where << ": " << example.description);
       cli::ScanConfig config;
+      config.catalog = catalog;
       config.texts.push_back({example.where, example.log});
       int exit_code = 0;
       const auto report = cli::run_scan(config, exit_code);

@@ -1,7 +1,12 @@
 #include <gapscan/catalog/loader.hpp>
 
+#include <gapscan/core/regex.hpp>
+
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 using namespace gapscan;
@@ -275,4 +280,44 @@ TEST_CASE("Field evidence loads, is checked, and tests one field's value", "[cat
     REQUIRE(d.size() == 1);
     CHECK(d[0].message == "'field' names no field");
   }
+}
+
+TEST_CASE("Limits on untrusted catalogs: file size, table counts, pattern size, folder size",
+          "[catalog][loader][limits]") {
+  auto message_of = [](const std::vector<Diagnostic>& diagnostics) {
+    std::string all;
+    for (const Diagnostic& d : diagnostics) all += d.where + ": " + d.message + "\n";
+    return all;
+  };
+  // A file beyond 4 MiB is not parsed at all.
+  const std::string huge = std::string(k_valid) + "# " + std::string(k_max_cause_file_bytes, 'x') + "\n";
+  CHECK_THAT(message_of(errors_of(huge)), Catch::Contains("at most 4194304 are read"));
+
+  // 65 evidence tables: one more than a cause may have.
+  std::string many(k_valid);
+  for (std::size_t i = 0; i < k_max_evidence; ++i) {
+    many +=
+        "\n[[evidence]]\npattern = 'w" + std::to_string(i) + "'\nscope = \"before\"\nweight = 0.1\nmeaning = \"m\"\n";
+  }
+  CHECK_THAT(message_of(errors_of(many)), Catch::Contains("65 [[evidence]] tables: a cause may have at most 64"));
+
+  // A pattern whose compiled program is too large (a bounded repeat of 1000), and one too long.
+  CHECK_THAT(message_of(errors_of(replace(k_valid, "pattern = 'memcached'", "pattern = '(?:a|b).{0,1000}memcached'"))),
+             Catch::Contains("is too large"));
+  CHECK_THAT(message_of(errors_of(replace(k_valid, "pattern = 'memcached'",
+                                          "pattern = '" + std::string(Regex::k_max_pattern_length + 1, 'a') + "'"))),
+             Catch::Contains("at most 4096 are allowed"));
+
+  // A folder of more than 1000 files is refused before any is read.
+  char folder_template[] = "/tmp/gapscan-catalog-XXXXXX";
+  REQUIRE(mkdtemp(folder_template) != nullptr);
+  const std::string folder = folder_template;
+  for (std::size_t i = 0; i <= k_max_cause_files; ++i) {
+    std::ofstream(folder + "/c" + std::to_string(i) + ".toml") << "id = 'x'\n";
+  }
+  std::vector<Diagnostic> diagnostics;
+  const auto catalog = load_directory(folder, diagnostics);
+  REQUIRE_FALSE(catalog);
+  CHECK_THAT(catalog.error().message, Catch::Contains("1001 catalog files: at most 1000 are read"));
+  std::filesystem::remove_all(folder);
 }

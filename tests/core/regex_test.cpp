@@ -33,3 +33,16 @@ TEST_CASE("days_from_civil matches known dates", "[core][time]") {
   CHECK(days_from_civil(2026, 11, 29) == 20786);
   CHECK(days_from_civil(1969, 12, 31) == -1);
 }
+
+TEST_CASE("Patterns beyond the limits are refused with the reason", "[core][regex][limits]") {
+  const auto long_pattern = Regex::compile(std::string(Regex::k_max_pattern_length + 1, 'a'), "f.toml:3");
+  REQUIRE_FALSE(long_pattern);
+  CHECK(long_pattern.error().where == "f.toml:3");
+  CHECK_THAT(long_pattern.error().message, Catch::Contains("at most 4096 are allowed"));
+  const auto big = Regex::compile("x.{0,1000}y", "f.toml:4");
+  REQUIRE_FALSE(big);
+  CHECK_THAT(big.error().message, Catch::Contains("is too large"));
+  // The catalog's largest patterns stay well inside: a bounded repeat of 120 twice.
+  CHECK(Regex::compile(R"((?i)plugin/errors:.{0,120}\bAAAA\b.{0,120}\bi/o timeout\b)", "ok"));
+  CHECK(Regex::compile(std::string(Regex::k_max_program_size - 10, 'a'), "ok"));
+}

@@ -3,6 +3,8 @@
 #include "run_binary.hpp"
 
 #include <catch2/catch.hpp>
+
+#include <unistd.h>
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -400,6 +402,53 @@ TEST_CASE("Bad inputs: each is read as far as it can be, every line accounted fo
     const auto year = times(run_command(gapscan_command("events --year 2025 " + dir + "/newyear.log")).out);
     REQUIRE(year.size() == 2);
     CHECK(year[1] - year[0] == 2'000'000'000);
+  }
+  SECTION("an unreadable file and an unreadable folder among good inputs") {
+    std::ofstream(dir + "/secret.log") << "2026-12-03T10:00:00Z a\n";
+    run_command("mkdir -p " + dir + "/closed && cp " + sample + " " + dir + "/closed/x.log && chmod 000 " + dir +
+                "/secret.log " + dir + "/closed");
+    // Root reads anything: as root the scan runs in a user namespace of its own, where it is
+    // nobody (the files stay root's, mode 000).
+    std::string prefix;
+    if (geteuid() == 0) {
+      REQUIRE(run_command("unshare --user -- true").exit_code == 0);  // user namespaces must work here
+      prefix = "unshare --user -- ";
+    }
+    const auto result =
+        run_command(prefix + gapscan_command("--output json " + dir + "/secret.log " + dir + "/closed " + sample));
+    run_command("chmod 755 " + dir + "/closed && chmod 644 " + dir + "/secret.log");
+    CHECK(result.exit_code == 1);
+    const auto json = nlohmann::json::parse(result.out, nullptr, false);
+    REQUIRE_FALSE(json.is_discarded());
+    CHECK(json["findings"][0]["cause"] == "nagle_delack_noreply_pipeline");
+    std::string where;
+    for (const auto& d : json["diagnostics"])
+      where += d["where"].get<std::string>() + ": " + d["message"].get<std::string>() + "\n";
+    INFO(where);
+    CHECK(where.find(dir + "/secret.log: ") != std::string::npos);
+    CHECK(where.find("Permission denied") != std::string::npos);
+    CHECK(where.find(dir + "/closed") != std::string::npos);
+  }
+  SECTION("daylight-saving changes written as zone abbreviations: PDT to PST, CDT to CST with --tz") {
+    std::ofstream(dir + "/pdt.log") << "Sun Nov  1 01:40:00 PDT 2026 a\nSun Nov  1 01:50:00 PDT 2026 b\n"
+                                    << "Sun Nov  1 01:00:00 PST 2026 c\nSun Nov  1 01:10:00 PST 2026 d\n";
+    std::ofstream(dir + "/cdt.log") << "2026-11-01 01:40:00 CDT a\n2026-11-01 01:50:00 CDT b\n"
+                                    << "2026-11-01 01:00:00 CST c\n2026-11-01 01:10:00 CST d\n";
+    const auto times = [](const std::string& out) {
+      std::vector<long long> t;
+      std::istringstream in(out);
+      std::string line;
+      while (std::getline(in, line)) t.push_back(std::stoll(line.substr(line.find('\t') + 1)));
+      return t;
+    };
+    for (const std::string& args : {"events " + dir + "/pdt.log", "events --tz America/Chicago " + dir + "/cdt.log"}) {
+      INFO(args);
+      const auto t = times(run_command(gapscan_command(args)).out);
+      REQUIRE(t.size() == 4);
+      for (std::size_t i = 1; i < t.size(); ++i) CHECK(t[i] - t[i - 1] == 600'000'000'000);
+    }
+    const auto json = scan_bad(dir + "/pdt.log", code);
+    CHECK(json["analysis"]["clock_steps"] == 0);
   }
   SECTION("two formats in one file: each line read by the format that parses it") {
     std::ofstream(dir + "/two.log") << "2026-12-03T10:00:00Z level=info a\n"

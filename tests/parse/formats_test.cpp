@@ -103,6 +103,20 @@ TEST_CASE("Monolog JSON and Logstash JSON", "[parse][formats]") {
   CHECK(parser->reason() == "datetime is not an ISO-8601 time");
 }
 
+TEST_CASE("Monolog JSON: a malformed key inside extra or a date object is refused, not thrown (found by fuzzing)",
+          "[parse][formats]") {
+  Record record;
+  const auto extra = parse_with(
+      "monolog-json",
+      R"({"message":"m","datetime":"2026-11-29T21:03:04+09:00","extra":{"host":"web1","wik:"miyiw"ki"}})", record);
+  CHECK((extra == ParseStatus::malformed || extra == ParseStatus::parsed));
+  const auto date =
+      parse_with("monolog-json", R"({"datetime":{"date":"2026-11-29 21:03:04","ti:"x"y"},"message":"m"})", record);
+  CHECK((date == ParseStatus::malformed || date == ParseStatus::parsed || date == ParseStatus::not_this_format));
+  const auto value = parse_with("monolog-json", R"({"datetime":"2026-11-29T21:03:04Z","message":)", record);
+  CHECK(value == ParseStatus::malformed);
+}
+
 TEST_CASE("Generic lines: the layout is learnt, the request id or syslog tag groups", "[parse][formats]") {
   auto parser = format_named("generic").make_parser();
   parser->learn({"Nov 29 21:03:04 web1 php-fpm[4242]: child exited", "Nov 29 21:03:05 web1 sshd[77]: accepted"},

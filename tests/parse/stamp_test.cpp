@@ -187,8 +187,85 @@ TEST_CASE("date(1) stamps: the year after the zone abbreviation", "[parse][stamp
   StampFields cet;
   REQUIRE(scan_stamp(StampFamily::month_name, "Sun Nov 29 21:03:04 CET 2026 restart", 0, cet) > 0);
   CHECK(cet.year == 2026);
-  CHECK_FALSE(cet.has_zone);  // an abbreviation is not a zone: --tz decides
+  CHECK(cet.zone_abbreviation == "CET");
+  CHECK(cet.has_zone);  // CET names one offset wherever it is used
+  CHECK(cet.offset_seconds == 3600);
+  StampFields cst;
+  REQUIRE(scan_stamp(StampFamily::month_name, "Sun Nov 29 21:03:04 CST 2026 restart", 0, cst) > 0);
+  CHECK(cst.year == 2026);
+  CHECK(cst.zone_abbreviation == "CST");
+  CHECK_FALSE(cst.has_zone);  // US Central or China: only the input's zone can tell
   StampFields words;
   REQUIRE(scan_stamp(StampFamily::month_name, "Nov 29 21:03:04 web1 sshd 2026 x", 0, words) > 0);
   CHECK(words.year == -1);
+}
+
+TEST_CASE("Stamps beyond the range of an instant are refused or saturate (found by fuzzing)", "[parse][stamp]") {
+  StampFields fields;
+  CHECK(scan_stamp(StampFamily::ymd, "9999-01-01 00:00:00 x", 0, fields) == 0);
+  CHECK(scan_stamp(StampFamily::clf, "29/Nov/4000:21:03:04 +0000", 0, fields) == 0);
+  const std::size_t read = scan_stamp(StampFamily::month_name, "Sun Nov 29 21:03:04 9999 x", 0, fields);
+  CHECK((read == 0 || fields.year == -1));  // the year is not taken; the stamp may still be read yearless
+  // Seconds since boot and TAI64N labels too large for nanoseconds: a defined, saturated instant.
+  REQUIRE(scan_stamp(StampFamily::uptime, "9999999999.5] x", 0, fields) > 0);
+  CHECK(fields.instant == INT64_MAX);
+  REQUIRE(scan_stamp(StampFamily::tai64n, "@7fffffffffffffff00000000 x", 0, fields) == 25);
+  CHECK(fields.instant == INT64_MAX);
+  // A yearless chain that counts New Years past 2262 stays defined (saturates).
+  StampClock clock(0, 2200);
+  clock.set_base_year(2200);
+  StampFields dec, jan;
+  REQUIRE(scan_stamp(StampFamily::month_name, "Dec 31 23:59:59 x", 0, dec));
+  REQUIRE(scan_stamp(StampFamily::month_name, "Jan  1 00:00:01 x", 0, jan));
+  TimeNs last = 0;
+  for (int year = 0; year < 120; ++year) {
+    clock.instant(dec);
+    last = clock.instant(jan);
+  }
+  CHECK(last == INT64_MAX);
+}
+
+TEST_CASE("Daylight-saving changes written as zone abbreviations (PDT to PST, CET to CEST)", "[parse][stamp][zone]") {
+  auto instant = [](StampClock& clock, StampFamily family, const std::string& text) {
+    StampFields fields;
+    REQUIRE(scan_stamp(family, text, 0, fields) > 0);
+    return clock.instant(fields);
+  };
+  // Autumn in California: 01:30 happens twice, once as PDT and once as PST, an hour apart.
+  StampClock la;
+  const TimeNs first = instant(la, StampFamily::month_name, "Sun Nov  1 01:30:00 PDT 2026 x");
+  CHECK(la.last_zoned());
+  const TimeNs second = instant(la, StampFamily::month_name, "Sun Nov  1 01:30:00 PST 2026 x");
+  CHECK(first == utc(2026, 11, 1, 8, 30, 0));
+  CHECK(second - first == 3600 * k_ns_per_s);
+  // Spring in Berlin: 01:59:59 CET is followed one second later by 03:00:00 CEST.
+  StampClock berlin;
+  const TimeNs before = instant(berlin, StampFamily::ymd, "2026-03-29 01:59:59 CET [info] x");
+  const TimeNs after = instant(berlin, StampFamily::ymd, "2026-03-29 03:00:00 CEST [info] x");
+  CHECK(after - before == k_ns_per_s);
+  // A level word after the time is not a zone.
+  StampFields level;
+  REQUIRE(scan_stamp(StampFamily::ymd, "2026-03-29 01:59:59 INFO x", 0, level) > 0);
+  CHECK(level.zone_abbreviation.empty());
+  CHECK_FALSE(level.has_zone);
+
+  // An ambiguous abbreviation is resolved by the input's zone when that zone uses it.
+  const auto chicago = Zone::find("America/Chicago");
+  const auto shanghai = Zone::find("Asia/Shanghai");
+  REQUIRE(chicago);
+  REQUIRE(shanghai);
+  CHECK(chicago->abbreviation_offset("CST") == -6 * 3600);
+  CHECK(chicago->abbreviation_offset("CDT") == -5 * 3600);
+  CHECK(shanghai->abbreviation_offset("CST") == 8 * 3600);
+  CHECK_FALSE(chicago->abbreviation_offset("JST"));
+  StampClock us;
+  us.set_zone(chicago);
+  CHECK(instant(us, StampFamily::ymd, "2026-11-29 12:00:00 CST x") == utc(2026, 11, 29, 18, 0, 0));
+  CHECK(us.last_zoned());
+  StampClock china;
+  china.set_zone(shanghai);
+  CHECK(instant(china, StampFamily::ymd, "2026-11-29 12:00:00 CST x") == utc(2026, 11, 29, 4, 0, 0));
+  StampClock unknown;  // no --tz zone: read as if no zone were written (the input's zone applies later)
+  CHECK(instant(unknown, StampFamily::ymd, "2026-11-29 12:00:00 CST x") == utc(2026, 11, 29, 12, 0, 0));
+  CHECK_FALSE(unknown.last_zoned());
 }

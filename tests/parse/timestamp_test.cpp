@@ -39,3 +39,11 @@ TEST_CASE("Invalid fields are rejected", "[parse][timestamp]") {
   CHECK_FALSE(parse_iso8601("29/Nov/2026:21:03:04 +0000"));
   CHECK_FALSE(parse_iso8601(""));
 }
+
+TEST_CASE("A year outside 1900-2200 is not a time (found by fuzzing: the instant overflowed)", "[parse][timestamp]") {
+  CHECK_FALSE(parse_iso8601("9999-11-29 21:03:04"));
+  CHECK_FALSE(parse_iso8601("2263-01-01T00:00:00Z"));
+  CHECK_FALSE(parse_iso8601("0001-01-01 00:00:00"));
+  CHECK(parse_iso8601("1900-01-01 00:00:00"));
+  CHECK(parse_iso8601("2200-12-31T23:59:59Z"));
+}

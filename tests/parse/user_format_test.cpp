@@ -23,6 +23,15 @@ TEST_CASE("Time layouts read what they describe", "[parse][layout]") {
   CHECK(fields.zone_name == "Europe/Berlin");
   CHECK_FALSE(named->read("29-Nov-2026 21:03:04 Berlin", fields));
 
+  // Found by fuzzing: a year or an epoch too large for an instant.
+  auto iso = TimeLayout::compile("%Y-%m-%d %T", "test");
+  REQUIRE(iso);
+  CHECK_FALSE(iso->read("9999-11-29 21:03:04", fields));
+  auto huge_epoch = TimeLayout::compile("%s", "test");
+  REQUIRE(huge_epoch);
+  REQUIRE(huge_epoch->read("999999999999", fields));
+  CHECK(fields.instant == INT64_MAX);
+
   auto twelve = TimeLayout::compile("%b %e %I:%M:%S.%f %p", "test");
   REQUIRE(twelve);
   REQUIRE(twelve->read("Nov  9 09:03:04.5 PM", fields));

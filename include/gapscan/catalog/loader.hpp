@@ -5,12 +5,23 @@
 #include <gapscan/core/diagnostic.hpp>
 #include <gapscan/core/expected.hpp>
 
+#include <cstddef>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace gapscan::catalog {
+
+/// Limits on what a catalog may hold (docs/catalog.md): a catalog folder is read whole and each
+/// pattern runs on every line, so a runaway or hostile folder is refused with a clear error
+/// rather than slowing every scan. Each pattern is also bounded by Regex's own limits.
+inline constexpr std::size_t k_max_cause_files = 1000;           ///< *.toml files in a folder
+inline constexpr std::size_t k_max_cause_file_bytes = 4u << 20;  ///< bytes of one file
+inline constexpr std::size_t k_max_delays = 128;                 ///< [[delay]] tables of one cause
+inline constexpr std::size_t k_max_evidence = 64;                ///< [[evidence]] tables of one cause
+inline constexpr std::size_t k_max_triggers = 16;                ///< [[trigger]] tables of one cause
+inline constexpr std::size_t k_max_examples = 32;                ///< [[example]] tables of one cause
 
 /// Parses one catalog file. `name` is the path used in diagnostics; its stem must equal the
 /// file's `id`. Problems are appended to `diagnostics`; returns nullopt if any is an error.

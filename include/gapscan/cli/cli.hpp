@@ -2,10 +2,12 @@
 // Stage 8, the command line: parses options, runs the pipeline, prints, sets the exit code.
 // The only place where diagnostics become messages on stderr and errors become exit codes.
 
+#include <gapscan/catalog/catalog.hpp>
 #include <gapscan/core/expected.hpp>
 #include <gapscan/parse/record_reader.hpp>
 #include <gapscan/report/model.hpp>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,7 +35,9 @@ struct ScanConfig {
   std::vector<std::string> include;  ///< globs: files of folders to read (default all)
   std::vector<std::string> exclude;  ///< globs: files of folders to skip
   OutputFormat output = OutputFormat::text;
-  std::string patterns_dir;               ///< empty: the built-in catalog
+  std::string patterns_dir;  ///< empty: the built-in catalog
+  std::shared_ptr<const catalog::Catalog>
+      catalog;                            ///< already loaded (patterns test, tests): used instead of patterns_dir
   std::vector<std::string> format_files;  ///< --format-file: user-defined formats
   parse::GroupBy group_by;                ///< --group-by
   double idle_timeout_s = 600;

@@ -13,8 +13,14 @@ namespace gapscan {
 
 class Regex {
  public:
+  /// Limits for patterns from files and options: a pattern runs on every line read, so its
+  /// length and the size of its compiled program (which bounds RE2's work per byte when its
+  /// DFA cache gives up) are capped; a bounded repeat such as .{0,1000} multiplies the size.
+  static constexpr std::size_t k_max_pattern_length = 4096;
+  static constexpr int k_max_program_size = 2500;
+
   /// Compiles `pattern` (RE2 syntax). On failure the diagnostic names `where` and quotes
-  /// RE2's reason. RE2's own logging to stderr is turned off.
+  /// RE2's reason, or the limit exceeded. RE2's own logging to stderr is turned off.
   static Expected<Regex> compile(std::string_view pattern, std::string where);
 
   /// True if the pattern matches anywhere in `text` (unanchored search).

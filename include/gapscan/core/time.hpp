@@ -2,6 +2,7 @@
 // Time vocabulary shared by every stage: instants and spans as integer nanoseconds,
 // so that gaps computed from decimal timestamps are exact.
 
+#include <climits>
 #include <cstdint>
 
 namespace gapscan {
@@ -15,6 +16,20 @@ using DurationNs = std::int64_t;
 inline constexpr DurationNs k_ns_per_us = 1'000;
 inline constexpr DurationNs k_ns_per_ms = 1'000'000;
 inline constexpr DurationNs k_ns_per_s = 1'000'000'000;
+
+/// The years a written stamp may name: every log's, and narrow enough that every instant of
+/// them fits in TimeNs (1677-09-21 to 2262-04-11). A stamp naming another year is not a time.
+inline constexpr int k_min_stamp_year = 1900;
+inline constexpr int k_max_stamp_year = 2200;
+
+/// Whole seconds and nanoseconds since the epoch as an instant, saturating at TimeNs's range
+/// (a yearless or time-only stamp chain counted past 2262 by a hostile input stays defined).
+constexpr TimeNs to_time_ns(std::int64_t seconds, std::int64_t nanos) {
+  constexpr std::int64_t k_limit = INT64_MAX / k_ns_per_s - 1;
+  if (seconds > k_limit) return INT64_MAX;
+  if (seconds < -k_limit) return INT64_MIN + 1;
+  return seconds * k_ns_per_s + nanos;
+}
 
 /// Days since 1970-01-01 for a proleptic Gregorian date (any year, month 1-12, day 1-31).
 /// Exact for the whole int64 range the callers use; no validation of the day of month.

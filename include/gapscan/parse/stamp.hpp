@@ -20,11 +20,13 @@ struct StampFields {
   int day = -1;                          ///< 1-31; -1 for a time-only stamp
   int hour = 0, minute = 0, second = 0;  ///< second may exceed 59: it is normalised, not rejected
   std::int64_t nanos = 0;
-  std::uint8_t digits = 0;     ///< fraction digits written
-  bool has_zone = false;       ///< Z, UTC, GMT or a numeric offset was written
-  int offset_seconds = 0;      ///< east of UTC
-  std::string_view zone_name;  ///< a zone identifier written after the time ("Asia/Seoul"), if any
-  bool absolute = false;       ///< an epoch or TAI64N stamp: `instant` holds the time
+  std::uint8_t digits = 0;             ///< fraction digits written
+  bool has_zone = false;               ///< Z, UTC, GMT or a numeric offset was written
+  int offset_seconds = 0;              ///< east of UTC
+  std::string_view zone_name;          ///< a zone identifier written after the time ("Asia/Seoul"), if any
+  std::string_view zone_abbreviation;  ///< a zone abbreviation written after the time ("PDT", "CET", "CST"), if
+                                       ///< any; an unambiguous one also sets has_zone and the offset
+  bool absolute = false;               ///< an epoch or TAI64N stamp: `instant` holds the time
   TimeNs instant = 0;
 };
 
@@ -57,5 +59,12 @@ std::size_t scan_stamp(StampFamily family, std::string_view line, std::size_t po
 /// letters is enough when it names one month ("de" is December, "ju" is refused). Sets
 /// `length` to the bytes read. 0 when `text` does not start with a month name.
 int read_month_name(std::string_view text, std::size_t& length);
+
+/// A zone abbreviation at the start of `text` (3 or 4 capital letters, then no letter) that
+/// gapscan knows: its length, and in `offset_seconds` the offset east of UTC when it names one
+/// offset wherever it is used (PST, PDT, CET, CEST, JST, AEST, …); `ambiguous` is set for those
+/// that name several (CST: US Central or China; IST: India, Ireland or Israel; AST), which
+/// only the input's zone (--tz) can resolve. 0 when `text` does not start with one.
+std::size_t read_zone_abbreviation(std::string_view text, int& offset_seconds, bool& ambiguous);
 
 }  // namespace gapscan::parse

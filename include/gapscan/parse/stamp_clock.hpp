@@ -2,6 +2,9 @@
 // Turns the fields of a timestamp into an instant, for one input, applying the conventions
 // for what a stamp does not say:
 // - no zone: the input's zone (UTC unless --tz says otherwise);
+// - a zone abbreviation (PDT, CEST): the offset it stands for in the input's zone, else the
+//   offset it names everywhere; an ambiguous one (CST, IST) the input's zone does not use is
+//   read as if there were none;
 // - no year: the year of the input's first stamp that has one (set_base_year for a look-ahead),
 //   rising by one whenever the month is smaller than the previous yearless stamp's month
 //   (New Year in a syslog file);
@@ -11,8 +14,11 @@
 #include <gapscan/parse/stamp.hpp>
 
 #include <climits>
+#include <memory>
 
 namespace gapscan::parse {
+
+class Zone;
 
 class StampClock {
  public:
@@ -25,6 +31,9 @@ class StampClock {
     m_have_base = true;
   }
   bool has_base_year() const { return m_have_base; }
+  /// The input's zone (--tz, or a format file's zone): resolves zone abbreviations it uses
+  /// ("CST" in America/Chicago or Asia/Shanghai), before gapscan's table of unambiguous ones.
+  void set_zone(std::shared_ptr<const Zone> zone) { m_zone = std::move(zone); }
 
   TimeNs instant(const StampFields& fields);
 
@@ -42,6 +51,7 @@ class StampClock {
   std::int64_t m_last_second_of_day = -1;  // -1 before the first stamp
   TimeNs m_last_named = INT64_MIN;         // the last instant read in a named zone
   bool m_last_zoned = false;
+  std::shared_ptr<const Zone> m_zone;
 };
 
 }  // namespace gapscan::parse

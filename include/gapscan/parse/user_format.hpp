@@ -20,6 +20,9 @@
 
 namespace gapscan::parse {
 
+/// A format file is a few lines; anything larger is refused rather than parsed.
+inline constexpr std::size_t k_max_format_file_bytes = 1u << 20;
+
 /// Parses and validates one format file; problems go to `diagnostics` with file:line.
 std::optional<FormatInfo> parse_format_file(std::string_view text, const std::string& name,
                                             std::vector<Diagnostic>& diagnostics);

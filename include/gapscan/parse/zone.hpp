@@ -13,8 +13,10 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace gapscan::parse {
@@ -42,6 +44,10 @@ class Zone {
   /// The offset (seconds east of UTC) in force at a UTC instant (seconds).
   int offset_at(std::int64_t utc_seconds) const;
 
+  /// The offset (seconds east of UTC) a zone abbreviation stands for in this zone ("PDT" in
+  /// America/Los_Angeles: -25200), from the zone file; nullopt when the zone does not use it.
+  std::optional<int> abbreviation_offset(std::string_view abbreviation) const;
+
   const std::string& name() const { return m_name; }
   bool is_utc() const { return m_transitions.empty() && m_initial_offset == 0; }
 
@@ -51,9 +57,10 @@ class Zone {
   void extend_with_rule(const std::string& rule, std::int64_t until_year);
 
   std::string m_name;
-  int m_initial_offset = 0;                 // before the first transition (or always, if none)
-  std::vector<std::int64_t> m_transitions;  // UTC seconds, ascending
-  std::vector<int> m_offsets;               // offset from each transition on
+  int m_initial_offset = 0;                                  // before the first transition (or always, if none)
+  std::vector<std::int64_t> m_transitions;                   // UTC seconds, ascending
+  std::vector<int> m_offsets;                                // offset from each transition on
+  std::vector<std::pair<std::string, int>> m_abbreviations;  // "CEST" -> 7200
 };
 
 }  // namespace gapscan::parse

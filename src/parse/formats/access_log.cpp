@@ -90,9 +90,13 @@ class AccessLogParser final : public LineParser {
   void learn(const std::vector<std::string>& sample, const TimeSettings& settings) override {
     (void)sample;
     m_default_year = settings.default_year;
+    m_zone = settings.zone;
     restart();
   }
-  void restart() override { m_clock = StampClock(0, m_default_year); }
+  void restart() override {
+    m_clock = StampClock(0, m_default_year);
+    m_clock.set_zone(m_zone);
+  }
 
   ParseStatus parse(std::string_view line, Record& record) override {
     // host, ident and user (PHP-FPM's %u may be empty: "ip -  time").
@@ -223,6 +227,7 @@ class AccessLogParser final : public LineParser {
   std::string m_fields;
   bool m_cache_status = false;
   StampClock m_clock;
+  std::shared_ptr<const Zone> m_zone;  // the input's, for zone abbreviations
   int m_default_year = 1970;
 };
 

@@ -187,7 +187,9 @@ class GenericLineParser final : public LineParser {
   void learn(const std::vector<std::string>& sample, const TimeSettings& settings) override {
     m_ranked.clear();
     m_default_year = settings.default_year;
+    m_zone = settings.zone;
     m_clock = StampClock(0, m_default_year);
+    m_clock.set_zone(m_zone);
     std::vector<std::string_view> lines;
     for (const std::string& line : sample) {
       if (!is_blank_line(line) && !is_comment(line)) lines.emplace_back(line);
@@ -274,6 +276,7 @@ class GenericLineParser final : public LineParser {
 
   void restart() override {
     StampClock fresh(0, m_default_year);
+    fresh.set_zone(m_zone);
     if (m_clock.has_base_year()) fresh.set_base_year(m_base_year);
     m_clock = fresh;
   }
@@ -427,7 +430,8 @@ class GenericLineParser final : public LineParser {
   std::vector<Choice> m_ranked;
   NumericOrder m_order = NumericOrder::month_day_year;
   StampClock m_clock;
-  std::string m_key;  // a group key the line does not spell out (PHP-FPM slow log: "child 4242")
+  std::shared_ptr<const Zone> m_zone;  // the input's, for zone abbreviations
+  std::string m_key;                   // a group key the line does not spell out (PHP-FPM slow log: "child 4242")
   int m_base_year = 1970;
   int m_default_year = 1970;
   std::vector<AnchorHit> m_hits;

@@ -25,11 +25,13 @@ bool read_string(Value&& value, std::string_view& out) {
   return std::forward<Value>(value).get_string().get(out) == simdjson::SUCCESS;
 }
 
-/// Reads a string-valued group key from an object such as `extra` or `context`.
+/// Reads a string-valued group key from an object such as `extra` or `context`. Every simdjson
+/// result is taken with get(): a conversion would throw on a malformed document.
 std::string_view find_group_in(od::object object) {
   std::string_view found;
   for (auto field : object) {
-    const od::raw_json_string key = field.key();
+    od::raw_json_string key;
+    if (field.key().get(key) != simdjson::SUCCESS) break;
     if (key == "reqId" || key == "uid" || key == "unique_id" || key == "request_id") {
       std::string_view value;
       if (field.value().get_string().get(value) == simdjson::SUCCESS && !value.empty()) {
@@ -60,7 +62,8 @@ class MonologJsonParser final : public LineParser {
     for (auto field : object) {
       od::raw_json_string key;
       if (auto error = field.key().get(key)) return fail(error);
-      od::value value = field.value();
+      od::value value;
+      if (auto error = field.value().get(value)) return fail(error);
       if (key == "datetime" || key == "@timestamp") {
         saw_time_key = true;
         od::json_type type;
@@ -71,7 +74,9 @@ class MonologJsonParser final : public LineParser {
           od::object date_object;
           if (value.get_object().get(date_object) == simdjson::SUCCESS) {
             for (auto inner : date_object) {
-              if (inner.key() == "date") read_string(inner.value(), time_text);
+              od::raw_json_string inner_key;
+              if (inner.key().get(inner_key) != simdjson::SUCCESS) break;
+              if (inner_key == "date") read_string(inner.value(), time_text);
             }
           }
         }
