@@ -7,7 +7,8 @@
 # round by round; each command's median wall time is reported with MB/s and its speed relative
 # to mawk and to wc -l. gapscan also runs on a file a quarter of the size, to show that its
 # peak RSS does not grow with the input. Results go to <workdir>/results-c<N>.tsv. By default it
-# runs at 64, 2 000 and 100 000 requests in flight and ends with one table of the three.
+# runs at 64, 2 000 and 100 000 requests in flight and ends with one table of the three, then
+# the compressed-input table (bench/compressed.sh).
 #
 # Figures are ratios against baselines measured in the same invocation: compare those, not
 # absolute times, across machines.
@@ -28,6 +29,8 @@ usage: bench/run.sh [--gapscan PATH] [--size SIZE] [--concurrent N[,N...]] [--wo
   --runs N           timed runs per command; the median is reported. Default 3
   --workdir DIR      where the generator, data and results go (default: build/bench)
   --keep             keep the generated data files (they are reused by later runs)
+  --no-compressed    skip the compressed-input table (bench/compressed.sh: gzip and zstd
+                     against zcat and zstdcat), which follows the tables of a multi-level run
 EOF
 }
 
@@ -41,6 +44,7 @@ seed=1
 runs=3
 workdir="$root/build/bench"
 keep=0
+compressed=1
 
 die() {
     echo "run.sh: $*" >&2
@@ -65,6 +69,7 @@ while [[ $# -gt 0 ]]; do
         --runs) runs=$val ;;
         --workdir) workdir=$val ;;
         --keep) keep=1 ;;
+        --no-compressed) compressed=0 ;;
         -h | --help) usage; exit 0 ;;
         *) usage >&2; die "unknown option '$opt'" ;;
     esac
@@ -93,6 +98,11 @@ if [[ $concurrent == *,* ]]; then
             $1 == "gapscan_quarter" { rq = $9 }
             END { printf "%-11s %9.0f %9.3f %9.3f %9s %9sx %10.1f -> %.1f MiB\n", c, mb, tm, tg, rate, vs, rq / 1024, rss / 1024 }' "$f"
     done
+    if [[ $compressed -eq 1 ]]; then
+        args=(--gapscan "$gapscan" --runs "$runs" --workdir "$workdir")
+        [[ $keep -eq 1 ]] && args+=(--keep)
+        "$here/compressed.sh" "${args[@]}"
+    fi
     exit 0
 fi
 if [[ -z $size ]]; then

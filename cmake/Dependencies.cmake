@@ -18,6 +18,17 @@ find_package(BZip2 REQUIRED)                        # libbz2-dev
 find_package(LibLZMA REQUIRED)                      # liblzma-dev
 pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)  # libzstd-dev
 add_library(gapscan::zstd ALIAS PkgConfig::ZSTD)
+# gzip through ISA-L's igzip when it is there (libisal-dev): about twice zlib's speed; zlib
+# otherwise (GAPSCAN_ISAL=OFF forces zlib, e.g. to compare the two).
+option(GAPSCAN_ISAL "Decode gzip with ISA-L's igzip when libisal-dev is installed" ON)
+add_library(gapscan_gzip INTERFACE)
+if(GAPSCAN_ISAL)
+  pkg_check_modules(ISAL IMPORTED_TARGET libisal)
+endif()
+if(ISAL_FOUND)
+  target_link_libraries(gapscan_gzip INTERFACE PkgConfig::ISAL)
+  target_compile_definitions(gapscan_gzip INTERFACE GAPSCAN_HAVE_ISAL=1)
+endif()
 # date/tz is not linked into gapscan: the zone test and bench/zone_bench check gapscan's own
 # zone reader against it (docs/formats.md says why gapscan keeps its own).
 find_package(date 3 CONFIG REQUIRED)                # libhowardhinnant-date-dev

@@ -8,7 +8,7 @@ GAPSCAN_BUILD_PACKAGES=(
   g++ make cmake pkg-config
   libre2-dev libboost-program-options-dev libeigen3-dev libfmt-dev
   libsimdjson-dev libtomlplusplus-dev nlohmann-json3-dev
-  zlib1g-dev libzstd-dev libbz2-dev liblzma-dev catch2
+  zlib1g-dev libzstd-dev libbz2-dev liblzma-dev libisal-dev catch2
   libhowardhinnant-date-dev
 )
 # Tests: the real memcached and Redis servers with their PHP extensions for the live tests;

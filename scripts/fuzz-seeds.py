@@ -2,8 +2,9 @@
 """Writes the seed corpora of the libFuzzer targets (tests/fuzz) into OUT/<target>/.
 
 Seeds come from the project itself: the log examples of every catalog cause (patterns/*.toml),
-the bundled samples (samples/), the built-in formats' sample lines (`gapscan formats`), the
-catalog and preset files, and nginx/Apache format strings. Decompressor seeds are those logs
+the bundled samples (samples/), the logs of the seed incidents (tests/seed/*/generate.py), the
+built-in formats' sample lines (`gapscan formats`), the catalog and preset files, and
+nginx/Apache format strings. Decompressor seeds are those logs
 compressed with gzip, zstd, bzip2 and xz.
 
 usage: fuzz-seeds.py SOURCE_DIR GAPSCAN_BINARY OUT_DIR
@@ -16,6 +17,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import tomllib
 
 MAX_SEED = 8 << 10  # bytes of log per seed: small inputs fuzz fastest
@@ -30,6 +32,17 @@ def logs(source: pathlib.Path, gapscan: str) -> list[bytes]:
         if path.suffix in (".log", ".gz") and path.is_file():
             data = gzip.open(path).read(MAX_SEED) if path.suffix == ".gz" else path.read_bytes()[:MAX_SEED]
             found.append(data)
+    for generator in sorted(source.glob("tests/seed/*/generate.py")):
+        with tempfile.TemporaryDirectory() as folder:
+            try:
+                subprocess.run([sys.executable, str(generator), folder], capture_output=True, timeout=120, check=True)
+            except (subprocess.SubprocessError, OSError) as error:
+                print(f"fuzz-seeds.py: skipping {generator}: {error}", file=sys.stderr)
+                continue
+            for path in sorted(pathlib.Path(folder).rglob("*")):
+                if path.is_file():
+                    data = path.read_bytes()
+                    found.append(gzip.decompress(data)[:MAX_SEED] if data[:2] == b"\x1f\x8b" else data[:MAX_SEED])
     formats = subprocess.run([gapscan, "formats"], capture_output=True, text=True, check=True).stdout
     for sample in re.findall(r"^\s+sample: (.*)$", formats, re.M):
         found.append((sample + "\n") * 3)

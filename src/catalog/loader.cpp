@@ -1,8 +1,10 @@
 #include <gapscan/catalog/embedded.hpp>
 #include <gapscan/catalog/loader.hpp>
+#include <gapscan/core/prefilter.hpp>
 #include <gapscan/parse/fields.hpp>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <toml++/toml.h>
 
 #include <algorithm>
@@ -431,6 +433,40 @@ Expected<Catalog> finish_catalog(Catalog catalog, bool failed, const std::vector
   if (failed) {
     return unexpected(make_error(catalog.origin, fmt::format("the catalog has {} error(s)", diagnostics.size()),
                                  "run `gapscan patterns check` for the list"));
+  }
+  // Catalog-wide limits: every pattern is compiled for every scan, and the trigger and marker
+  // patterns are searched on every line read. Those are found by their literal atoms in one
+  // pass; one without any (no literal of three bytes or more) is searched for everywhere.
+  std::size_t patterns = 0;
+  std::vector<std::string> every_line;
+  std::vector<std::string> origin;
+  for (const Cause& cause : catalog.causes) {
+    patterns += cause.evidence.size() + cause.triggers.size();
+    for (const TriggerPattern& trigger : cause.triggers) {
+      every_line.push_back(trigger.pattern);
+      origin.push_back(cause.origin);
+    }
+    for (const EvidencePattern& evidence : cause.evidence) {
+      if (evidence.scope != EvidenceScope::file) continue;
+      every_line.push_back(evidence.pattern);
+      origin.push_back(cause.origin);
+    }
+  }
+  if (patterns > k_max_patterns) {
+    return unexpected(make_error(catalog.origin,
+                                 fmt::format("{} patterns in the catalog: at most {} are allowed", patterns, k_max_patterns),
+                                 "every pattern is compiled for every scan"));
+  }
+  std::vector<std::string> without_atoms;
+  for (std::size_t i = 0; i < every_line.size(); ++i) {
+    if (Prefilter({every_line[i]}).unfiltered() > 0) without_atoms.push_back(origin[i] + ": '" + every_line[i] + "'");
+  }
+  if (without_atoms.size() > k_max_patterns_without_atoms) {
+    return unexpected(make_error(
+        catalog.origin,
+        fmt::format("{} trigger or file-scope patterns without a literal of three bytes or more, at most {}: {}",
+                    without_atoms.size(), k_max_patterns_without_atoms, fmt::join(without_atoms, ", ")),
+        "such a pattern is searched for on every line read: give it a telling word (\\bETIMEDOUT\\b)"));
   }
   return catalog;
 }

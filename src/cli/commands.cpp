@@ -42,10 +42,17 @@ bool write_stdout(std::string_view text) {
 void print_diagnostic(const Diagnostic& diagnostic) { fmt::print(stderr, "gapscan: {}\n", to_string(diagnostic)); }
 
 int help_command(const std::vector<std::string>& args) {
-  if (!args.empty()) {
+  if (!args.empty() && args[0] != "help" && args[0] != "--help" && args[0] != "-h") {
     for (const Command& command : commands()) {
-      if (command.name == args[0] && command.name != "help") return command.handler({"--help"});
+      if (command.name == args[0]) return command.handler({"--help"});
     }
+    std::vector<std::string> names;
+    for (const Command& command : commands()) names.emplace_back(command.name);
+    const std::string meant = closest(args[0], names);
+    print_diagnostic(make_error("", fmt::format("help: unknown command '{}'", args[0]),
+                                meant.empty() ? "the commands are listed by gapscan help"
+                                              : fmt::format("did you mean gapscan help {}?", meant)));
+    return k_exit_usage;
   }
   std::string text =
       fmt::format("gapscan {} — finds the regular gaps hidden in logs and names their cause\n\n", GAPSCAN_VERSION);

@@ -9,8 +9,12 @@
 #include <lzma.h>
 #include <zlib.h>
 #include <zstd.h>
+#ifdef GAPSCAN_HAVE_ISAL
+#include <isa-l/igzip_lib.h>
+#endif
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <optional>
 #include <vector>
@@ -135,6 +139,51 @@ class DecoderBase : public ByteSource {
   std::optional<Diagnostic> m_raw_error;
   std::optional<Diagnostic> m_error;
 };
+
+#ifdef GAPSCAN_HAVE_ISAL
+/// gzip with ISA-L's igzip (about twice zlib's speed), including multi-member files: a member
+/// is complete when its trailer is checked (ISAL_BLOCK_FINISH); the bytes after it, which
+/// isal_inflate hands back, start the next one.
+class IsalGzipDecoder final : public DecoderBase {
+ public:
+  IsalGzipDecoder(std::unique_ptr<ByteSource> raw, std::string name)
+      : DecoderBase(std::move(raw), std::move(name), "gzip"), m_state(std::make_unique<inflate_state>()) {
+    start();
+  }
+
+ private:
+  void start() {
+    isal_inflate_init(m_state.get());
+    m_state->crc_flag = ISAL_GZIP;
+  }
+
+  Step decode(const char* in, std::size_t in_size, char* out, std::size_t out_size) override {
+    Step step;
+    m_state->next_in = reinterpret_cast<std::uint8_t*>(const_cast<char*>(in));
+    m_state->avail_in = static_cast<std::uint32_t>(std::min<std::size_t>(in_size, 1u << 30));
+    m_state->next_out = reinterpret_cast<std::uint8_t*>(out);
+    m_state->avail_out = static_cast<std::uint32_t>(std::min<std::size_t>(out_size, 1u << 30));
+    const std::uint32_t in_before = m_state->avail_in, out_before = m_state->avail_out;
+    const int status = isal_inflate(m_state.get());
+    step.consumed = in_before - m_state->avail_in;
+    step.produced = out_before - m_state->avail_out;
+    if (status < 0) {
+      step.error = status == ISAL_INCORRECT_CHECKSUM   ? "incorrect data check"
+                   : status == ISAL_INVALID_WRAPPER    ? "incorrect header"
+                   : status == ISAL_UNSUPPORTED_METHOD ? "unknown compression method"
+                                                       : "invalid compressed data";
+    } else if (status == ISAL_NEED_DICT) {
+      step.error = "needs a dictionary";
+    } else if (m_state->block_state == ISAL_BLOCK_FINISH) {
+      step.member_end = true;
+      start();
+    }
+    return step;
+  }
+
+  std::unique_ptr<inflate_state> m_state;  // large (tens of KiB): on the heap
+};
+#endif
 
 /// gzip, including multi-member files (each member ends with Z_STREAM_END; the next one
 /// starts right after).
@@ -346,7 +395,11 @@ std::unique_ptr<ByteSource> open_decoded(std::unique_ptr<ByteSource> raw, const 
   auto source = std::make_unique<PrefixedSource>(std::move(head), std::move(raw), std::move(error));
   switch (found) {
     case Encoding::gzip:
+#ifdef GAPSCAN_HAVE_ISAL
+      return std::make_unique<IsalGzipDecoder>(std::move(source), name);
+#else
       return std::make_unique<GzipDecoder>(std::move(source), name);
+#endif
     case Encoding::zstd:
       return std::make_unique<ZstdDecoder>(std::move(source), name);
     case Encoding::bzip2:

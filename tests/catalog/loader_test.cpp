@@ -321,3 +321,26 @@ TEST_CASE("Limits on untrusted catalogs: file size, table counts, pattern size, 
   CHECK_THAT(catalog.error().message, Catch::Contains("1001 catalog files: at most 1000 are read"));
   std::filesystem::remove_all(folder);
 }
+
+TEST_CASE("A catalog may hold only a few line patterns without a literal atom", "[catalog][loader][limits]") {
+  // Each such pattern is searched for on every line read; nine are one too many.
+  std::string cause(k_valid);
+  for (std::size_t i = 0; i <= k_max_patterns_without_atoms; ++i) {
+    cause += "\n[[evidence]]\npattern = '\\w+=\\d+\\s{0," + std::to_string(i + 1) +
+             "}'\nscope = \"file\"\nweight = 0.1\nmeaning = \"m\"\n";
+  }
+  char folder_template[] = "/tmp/gapscan-catalog-XXXXXX";
+  REQUIRE(mkdtemp(folder_template) != nullptr);
+  const std::string folder = folder_template;
+  std::ofstream(folder + "/demo.toml") << cause;
+  std::vector<Diagnostic> diagnostics;
+  const auto catalog = load_directory(folder, diagnostics);
+  INFO(to_string(diagnostics.empty() ? Diagnostic{} : diagnostics.front()));
+  REQUIRE_FALSE(catalog);
+  CHECK_THAT(catalog.error().message,
+             Catch::Contains("9 trigger or file-scope patterns without a literal of three bytes or more, at most 8"));
+  // The built-in catalog has none.
+  std::vector<Diagnostic> builtin_diagnostics;
+  CHECK(load_builtin(builtin_diagnostics));
+  std::filesystem::remove_all(folder);
+}

@@ -25,6 +25,10 @@ TEST_CASE("Version, help and the command table", "[e2e][cli]") {
   CHECK(help.out.find("  patterns   check, test or list the cause catalog") != std::string::npos);
   CHECK(help.out.find("  causes     list the causes gapscan knows") != std::string::npos);
   CHECK(run_command(gapscan_command("help scan")).out.find("--output") != std::string::npos);
+  CHECK(run_command(gapscan_command("help help")).exit_code == 0);
+  const auto misspelt = run_command(gapscan_command("help evnets"), true);
+  CHECK(misspelt.exit_code == 2);
+  CHECK(misspelt.out == "gapscan: error: help: unknown command 'evnets' (did you mean gapscan help events?)\n");
   CHECK(run_command(gapscan_command("formats")).out.find("mediawiki-line") == 0);
 }
 
@@ -449,6 +453,40 @@ TEST_CASE("Bad inputs: each is read as far as it can be, every line accounted fo
     }
     const auto json = scan_bad(dir + "/pdt.log", code);
     CHECK(json["analysis"]["clock_steps"] == 0);
+  }
+  SECTION("an empty file among good inputs: nothing read from it, no error") {
+    std::ofstream(dir + "/empty.log").flush();
+    const auto json = scan_bad(dir + "/empty.log " + sample, code);
+    CHECK(code == 0);
+    CHECK(json["inputs"][0]["lines"] == 0);
+    CHECK(json["findings"][0]["cause"] == "nagle_delack_noreply_pipeline");
+  }
+  SECTION("corrupted zstd, bzip2 and xz: the error names the offset") {
+    for (const std::string kind : {"xz", "zstd", "bzip2"}) {
+      INFO(kind);
+      const std::string file = dir + "/bad." + kind;
+      run_command(kind + " -c " + sample + " > " + file + " && printf '\\xff\\x00\\xff\\x00\\xff\\x00\\xff\\x00' | dd of=" +
+                  file + " bs=1 seek=30000 conv=notrunc 2>/dev/null");
+      const auto json = scan_bad(file, code);
+      CHECK(code == 1);
+      const std::string error = json["inputs"][0]["error"].is_string() ? json["inputs"][0]["error"] : "";
+      CHECK(error.find(kind + " data is damaged at compressed byte offset") == 0);
+    }
+  }
+  SECTION("out-of-order lines and a clock step forward: no negative gap, the step is no suspect") {
+    {
+      std::ofstream out(dir + "/order.log");
+      for (int i = 0; i < 40; ++i) {
+        const int second = i == 20 ? 5 : i;  // one line stamped 15 s behind its neighbours
+        out << "2026-12-03T10:00:" << (second < 10 ? "0" : "") << second << ".000Z req=a step " << i << "\n";
+      }
+      for (int i = 0; i < 40; ++i) out << "2026-12-03T11:30:" << (i < 10 ? "0" : "") << i << ".000Z req=a after " << i << "\n";
+    }
+    const auto json = scan_bad(dir + "/order.log", code);
+    CHECK(code == 0);
+    CHECK(json["lines"]["records"] == 80);
+    CHECK(json["analysis"]["out_of_order"] == 1);
+    for (const auto& finding : json["findings"]) CHECK(finding["confidence"].get<double>() < 0.6);
   }
   SECTION("two formats in one file: each line read by the format that parses it") {
     std::ofstream(dir + "/two.log") << "2026-12-03T10:00:00Z level=info a\n"

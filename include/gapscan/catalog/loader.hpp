@@ -22,6 +22,9 @@ inline constexpr std::size_t k_max_delays = 128;                 ///< [[delay]] 
 inline constexpr std::size_t k_max_evidence = 64;                ///< [[evidence]] tables of one cause
 inline constexpr std::size_t k_max_triggers = 16;                ///< [[trigger]] tables of one cause
 inline constexpr std::size_t k_max_examples = 32;                ///< [[example]] tables of one cause
+inline constexpr std::size_t k_max_patterns = 2048;              ///< evidence and trigger patterns in all
+/// Trigger and file-scope patterns with no literal atom (searched for on every line read).
+inline constexpr std::size_t k_max_patterns_without_atoms = 8;
 
 /// Parses one catalog file. `name` is the path used in diagnostics; its stem must equal the
 /// file's `id`. Problems are appended to `diagnostics`; returns nullopt if any is an error.
