@@ -45,8 +45,8 @@ int main(int argc, char** argv) {
     }
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("%s\t%llu bytes\t%llu lines\t%.3f s\t%.0f MB/s\n", std::string(gapscan::source::to_string(encoding)).c_str(),
-              static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(count), seconds,
-              static_cast<double>(bytes) / 1e6 / seconds);
+  std::printf("%s\t%llu bytes\t%llu lines\t%.3f s\t%.0f MB/s\n",
+              std::string(gapscan::source::to_string(encoding)).c_str(), static_cast<unsigned long long>(bytes),
+              static_cast<unsigned long long>(count), seconds, static_cast<double>(bytes) / 1e6 / seconds);
   return 0;
 }

@@ -453,9 +453,9 @@ Expected<Catalog> finish_catalog(Catalog catalog, bool failed, const std::vector
     }
   }
   if (patterns > k_max_patterns) {
-    return unexpected(make_error(catalog.origin,
-                                 fmt::format("{} patterns in the catalog: at most {} are allowed", patterns, k_max_patterns),
-                                 "every pattern is compiled for every scan"));
+    return unexpected(make_error(
+        catalog.origin, fmt::format("{} patterns in the catalog: at most {} are allowed", patterns, k_max_patterns),
+        "every pattern is compiled for every scan"));
   }
   std::vector<std::string> without_atoms;
   for (std::size_t i = 0; i < every_line.size(); ++i) {

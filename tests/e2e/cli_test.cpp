@@ -465,8 +465,9 @@ TEST_CASE("Bad inputs: each is read as far as it can be, every line accounted fo
     for (const std::string kind : {"xz", "zstd", "bzip2"}) {
       INFO(kind);
       const std::string file = dir + "/bad." + kind;
-      run_command(kind + " -c " + sample + " > " + file + " && printf '\\xff\\x00\\xff\\x00\\xff\\x00\\xff\\x00' | dd of=" +
-                  file + " bs=1 seek=30000 conv=notrunc 2>/dev/null");
+      run_command(kind + " -c " + sample + " > " + file +
+                  " && printf '\\xff\\x00\\xff\\x00\\xff\\x00\\xff\\x00' | dd of=" + file +
+                  " bs=1 seek=30000 conv=notrunc 2>/dev/null");
       const auto json = scan_bad(file, code);
       CHECK(code == 1);
       const std::string error = json["inputs"][0]["error"].is_string() ? json["inputs"][0]["error"] : "";
@@ -480,7 +481,8 @@ TEST_CASE("Bad inputs: each is read as far as it can be, every line accounted fo
         const int second = i == 20 ? 5 : i;  // one line stamped 15 s behind its neighbours
         out << "2026-12-03T10:00:" << (second < 10 ? "0" : "") << second << ".000Z req=a step " << i << "\n";
       }
-      for (int i = 0; i < 40; ++i) out << "2026-12-03T11:30:" << (i < 10 ? "0" : "") << i << ".000Z req=a after " << i << "\n";
+      for (int i = 0; i < 40; ++i)
+        out << "2026-12-03T11:30:" << (i < 10 ? "0" : "") << i << ".000Z req=a after " << i << "\n";
     }
     const auto json = scan_bad(dir + "/order.log", code);
     CHECK(code == 0);
