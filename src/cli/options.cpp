@@ -45,6 +45,8 @@ po::options_description scan_description(ScanOptions& options, std::string& outp
       ("jobs,j", po::value(&options.config.jobs)->default_value(2),
        "threads: 1 reads and analyses on one thread; 2 or more analyse on a second thread "
        "while reading goes on (the report is the same)")
+      ("quiet,q", po::bool_switch(&options.config.quiet),
+       "no progress line on stderr (shown only when stderr is a terminal)")
       ("explain", po::bool_switch(&options.config.explain),
        "print each suspect's score components (docs/ranking.md) and every evidence pattern tested")
       ("derived-streams", po::bool_switch(&options.config.derived_streams),

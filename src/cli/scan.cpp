@@ -4,6 +4,7 @@
 #include <gapscan/catalog/loader.hpp>
 #include <gapscan/catalog/matcher.hpp>
 #include <gapscan/cli/cli.hpp>
+#include <gapscan/cli/progress.hpp>
 #include <gapscan/cli/reading.hpp>
 #include <gapscan/core/interrupt.hpp>
 #include <gapscan/detect/analyzer.hpp>
@@ -189,19 +190,26 @@ std::vector<report::Input> read_inputs(const ScanConfig& config, Pipeline& pipel
     }
   } else {
     const source::InputFilter filter{config.include, config.exclude};
-    for (const source::InputSpec& spec : source::expand_inputs(config.paths, diagnostics, filter)) {
+    const std::vector<source::InputSpec> specs = source::expand_inputs(config.paths, diagnostics, filter);
+    std::uint64_t total_bytes = 0;
+    for (const source::InputSpec& spec : specs) total_bytes += source::input_size(spec);
+    Progress progress(Progress::wanted(config.quiet), specs.size(), total_bytes);
+    for (const source::InputSpec& spec : specs) {
       if (interrupted()) break;
       const SourceId id = sources.add(spec.is_stdin ? "<stdin>" : spec.name);
       source::Encoding encoding = source::Encoding::plain;
-      auto bytes = source::open_input(spec, &encoding);
+      auto bytes = source::open_input(spec, &encoding, &progress.bytes());
       if (!bytes) {
         diagnostics.push_back(bytes.error());
         inputs.push_back(report::Input{sources.name(id), "none", "plain", 0, 0, bytes.error().message});
+        progress.file_done();
         continue;
       }
       inputs.push_back(read_input(std::move(*bytes), encoding, sources.name(id), id, source::modification_year(spec),
                                   config, pipeline, diagnostics));
+      progress.file_done();
     }
+    progress.finish();
   }
   return inputs;
 }

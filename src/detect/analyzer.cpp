@@ -711,6 +711,10 @@ void Analyzer::summarise_pool() {
   m_summary.largest_clock_step = m_pool.largest_clock_step();
   m_summary.largest_clock_step_at = m_pool.largest_clock_step_at();
   m_summary.typical_resolution = m_pool.typical_resolution();
+  m_summary.median_gap = static_cast<DurationNs>(m_pool.gaps().quantile(0.5));
+  m_summary.p90_gap = static_cast<DurationNs>(m_pool.gaps().quantile(0.9));
+  m_summary.p99_gap = static_cast<DurationNs>(m_pool.gaps().quantile(0.99));
+  if (const stats::GapSample* largest = m_pool.largest()) m_summary.largest_gap = *largest;
 }
 
 std::vector<Finding> Analyzer::pooled_findings() {

@@ -256,6 +256,18 @@ void add_analysis(Report& report, const RunResults& results) {
   report.analysis.pooled_test = detection.pooled_test_run;
   report.analysis.idle_closed = results.grouping->idle_closed;
   report.analysis.early_flushes = results.grouping->early_flushes;
+  report.analysis.gap_median_ms = static_cast<double>(detection.median_gap) / 1e6;
+  report.analysis.gap_p90_ms = static_cast<double>(detection.p90_gap) / 1e6;
+  report.analysis.gap_p99_ms = static_cast<double>(detection.p99_gap) / 1e6;
+  if (detection.largest_gap) {
+    const stats::GapSample& sample = *detection.largest_gap;
+    GapExample largest;
+    largest.request = sample.stream;
+    largest.gap_ms = static_cast<double>(sample.gap) / 1e6;
+    for (const stats::EvidenceLine& line : sample.before) largest.before.push_back(make_line(line, *results.sources));
+    largest.after = make_line(sample.after, *results.sources);
+    report.analysis.largest_gap = std::move(largest);
+  }
 }
 
 }  // namespace

@@ -45,6 +45,15 @@ void add_basics(Json& j, const Finding& f) {
   j["rank_score"] = round_to(f.rank_score, 4);
 }
 
+Json gap_example_json(const GapExample& example) {
+  Json before = Json::array();
+  for (const LineRef& line : example.before) before.push_back(line_json(line));
+  return Json{{"request", example.request},
+              {"gap_ms", round_to(example.gap_ms, 6)},
+              {"before", std::move(before)},
+              {"after", line_json(example.after)}};
+}
+
 /// The matched delay window and the score's terms.
 void add_match(Json& j, const Finding& f) {
   if (f.delay_value_ms) {
@@ -151,14 +160,7 @@ void add_evidence(Json& j, const Finding& f) {
   }
   j["evidence"] = std::move(evidence);
   Json examples = Json::array();
-  for (const GapExample& example : f.examples) {
-    Json before = Json::array();
-    for (const LineRef& line : example.before) before.push_back(line_json(line));
-    examples.push_back(Json{{"request", example.request},
-                            {"gap_ms", round_to(example.gap_ms, 6)},
-                            {"before", std::move(before)},
-                            {"after", line_json(example.after)}});
-  }
+  for (const GapExample& example : f.examples) examples.push_back(gap_example_json(example));
   j["examples"] = std::move(examples);
   j["confirm"] = f.confirm;
   j["fix"] = f.fix;
@@ -308,7 +310,11 @@ void add_accounting(Json& root, const Report& report) {
                           {"resolution_ms", a.resolution_ms},
                           {"pooled_test", a.pooled_test},
                           {"idle_closed", a.idle_closed},
-                          {"early_flushes", a.early_flushes}};
+                          {"early_flushes", a.early_flushes},
+                          {"gap_median_ms", round_to(a.gap_median_ms, 6)},
+                          {"gap_p90_ms", round_to(a.gap_p90_ms, 6)},
+                          {"gap_p99_ms", round_to(a.gap_p99_ms, 6)},
+                          {"largest_gap", a.largest_gap ? gap_example_json(*a.largest_gap) : Json()}};
 }
 
 }  // namespace

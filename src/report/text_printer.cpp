@@ -336,6 +336,26 @@ void print_others(std::string& out, const Report& report) {
 }
 
 /// The suspects in full, by tier: likely causes, unexplained delays, or "nothing found".
+/// What a user checks when nothing is named: the gap distribution and the largest gap with
+/// its lines.
+void print_gap_summary(std::string& out, const Analysis& a) {
+  if (a.gaps == 0) {
+    out += "No gap measured: fewer than two timed lines in any request.\n";
+    return;
+  }
+  out += fmt::format("Gaps between the lines of a request: {}; median {}, p90 {}, p99 {}", count(a.gaps),
+                     duration(a.gap_median_ms), duration(a.gap_p90_ms), duration(a.gap_p99_ms));
+  if (!a.largest_gap) {
+    out += "\n";
+    return;
+  }
+  const GapExample& largest = *a.largest_gap;
+  out += fmt::format(", largest {}{}\n", duration(largest.gap_ms),
+                     largest.request.empty() ? std::string() : " in request " + largest.request);
+  for (const LineRef& line : largest.before) out += fmt::format("    {}  {}\n", line.where, line.text.substr(0, 100));
+  out += fmt::format("    {}  {}\n", largest.after.where, largest.after.text.substr(0, 100));
+}
+
 void print_suspects(std::string& out, const Report& report) {
   std::size_t likely = 0;
   for (const Finding& f : report.findings) likely += f.likely ? 1 : 0;
@@ -364,11 +384,12 @@ void print_suspects(std::string& out, const Report& report) {
     }
   }
   if (likely == 0 && unexplained == 0) {
-    out += "Nothing characteristic found: no suspected cause reaches confidence " +
+    out += "No characteristic delay found: no suspected cause reaches confidence " +
            fmt::format("{:.1f}.\n", report.likely_threshold);
     if (report.findings.empty()) {
       out += "No significant gap mode in any request or across requests.\n";
     }
+    print_gap_summary(out, report.analysis);
     out += "\n";
   }
   if (likely + unexplained < report.findings.size()) print_others(out, report);

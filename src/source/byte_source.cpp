@@ -64,6 +64,30 @@ std::unique_ptr<ByteSource> make_fd_source(int fd, std::string name) {
   return std::make_unique<FdSource>(fd, std::move(name));
 }
 
+namespace {
+
+class CountingSource final : public ByteSource {
+ public:
+  CountingSource(std::unique_ptr<ByteSource> inner, std::atomic<std::uint64_t>& counter)
+      : m_inner(std::move(inner)), m_counter(counter) {}
+  Expected<std::size_t> read(char* buffer, std::size_t capacity) override {
+    auto n = m_inner->read(buffer, capacity);
+    if (n) m_counter.fetch_add(*n, std::memory_order_relaxed);
+    return n;
+  }
+
+ private:
+  std::unique_ptr<ByteSource> m_inner;
+  std::atomic<std::uint64_t>& m_counter;
+};
+
+}  // namespace
+
+std::unique_ptr<ByteSource> make_counting_source(std::unique_ptr<ByteSource> inner,
+                                                 std::atomic<std::uint64_t>& counter) {
+  return std::make_unique<CountingSource>(std::move(inner), counter);
+}
+
 std::unique_ptr<ByteSource> make_string_source(std::string bytes) {
   return std::make_unique<StringSource>(std::move(bytes));
 }

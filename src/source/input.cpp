@@ -78,13 +78,28 @@ int modification_year(const InputSpec& spec) {
   return year_of(static_cast<TimeNs>(info.st_mtime) * k_ns_per_s);
 }
 
-Expected<std::unique_ptr<ByteSource>> open_input(const InputSpec& spec, Encoding* encoding) {
-  if (spec.is_stdin) return open_decoded(make_fd_source(0, "<stdin>"), "<stdin>", encoding);
-  const int fd = ::open(spec.name.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    return unexpected(make_error(spec.name, fmt::format("cannot open: {}", std::strerror(errno))));
+Expected<std::unique_ptr<ByteSource>> open_input(const InputSpec& spec, Encoding* encoding,
+                                                 std::atomic<std::uint64_t>* raw_bytes) {
+  std::unique_ptr<ByteSource> raw;
+  if (spec.is_stdin) {
+    raw = make_fd_source(0, "<stdin>");
+  } else {
+    const int fd = ::open(spec.name.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      return unexpected(make_error(spec.name, fmt::format("cannot open: {}", std::strerror(errno))));
+    }
+    raw = make_fd_source(fd, spec.name);
   }
-  return open_decoded(make_fd_source(fd, spec.name), spec.name, encoding);
+  if (raw_bytes != nullptr) raw = make_counting_source(std::move(raw), *raw_bytes);
+  const std::string name = spec.is_stdin ? std::string("<stdin>") : spec.name;
+  return open_decoded(std::move(raw), name, encoding);
+}
+
+std::uint64_t input_size(const InputSpec& spec) {
+  if (spec.is_stdin) return 0;
+  struct stat info {};
+  if (::stat(spec.name.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) return 0;
+  return static_cast<std::uint64_t>(info.st_size);
 }
 
 }  // namespace gapscan::source

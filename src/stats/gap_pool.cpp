@@ -66,6 +66,16 @@ void GapPool::add(const stream::StreamWindow& window, const GapSeries& series) {
     const auto& entries = window.entries;
     const stream::Entry& after = entries[series.order[gap.after]];
     const std::uint64_t hash = location_hash(after.location);
+    if (!m_largest || gap.raw > m_largest->gap || (gap.raw == m_largest->gap && hash < m_largest->hash)) {
+      GapSample largest;
+      largest.hash = hash;
+      largest.gap = gap.raw;
+      largest.end = after.time;
+      largest.stream = std::string(window.key.substr(0, 64));
+      if (gap.after >= 1) largest.before.push_back(evidence_line(window, entries[series.order[gap.after - 1]]));
+      largest.after = evidence_line(window, after);
+      m_largest = std::move(largest);
+    }
     const std::size_t coarse = LogHistogram::index_of(value, k_coarse_bits);
     if (m_span_epoch[coarse] != epoch) {
       m_span_epoch[coarse] = epoch;

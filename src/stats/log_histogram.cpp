@@ -1,5 +1,8 @@
 #include <gapscan/stats/log_histogram.hpp>
 
+#include <algorithm>
+#include <cmath>
+
 #include <bit>
 #include <numeric>
 
@@ -32,6 +35,25 @@ void LogHistogram::merge(const LogHistogram& other) {
 
 std::uint64_t LogHistogram::total() const {
   return std::accumulate(m_counts.begin(), m_counts.end(), std::uint64_t{0});
+}
+
+std::uint64_t LogHistogram::quantile(double q) const {
+  const std::uint64_t n = total();
+  if (n == 0) return 0;
+  const auto rank = static_cast<std::uint64_t>(std::ceil(std::clamp(q, 0.0, 1.0) * static_cast<double>(n)));
+  std::uint64_t seen = 0;
+  for (std::size_t i = 0; i < m_counts.size(); ++i) {
+    seen += m_counts[i];
+    if (seen >= std::max<std::uint64_t>(rank, 1)) return lower(i) + (upper(i) - lower(i)) / 2;
+  }
+  return highest();
+}
+
+std::uint64_t LogHistogram::highest() const {
+  for (std::size_t i = m_counts.size(); i-- > 0;) {
+    if (m_counts[i] > 0) return lower(i) + (upper(i) - lower(i)) / 2;
+  }
+  return 0;
 }
 
 }  // namespace gapscan::stats

@@ -2,6 +2,8 @@
 
 #include "run_binary.hpp"
 
+#include <gapscan/cli/progress.hpp>
+
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
@@ -104,7 +106,7 @@ TEST_CASE("A closed output pipe ends the run quietly", "[e2e][cli]") {
 TEST_CASE("An empty input reports nothing characteristic", "[e2e][cli]") {
   const auto result = run_command(gapscan_command("/dev/null"));
   CHECK(result.exit_code == 0);
-  CHECK(result.out.find("Nothing characteristic found") == 0);
+  CHECK(result.out.find("No characteristic delay found") == 0);
   CHECK(result.out.find("Lines      0 read") != std::string::npos);
 }
 
@@ -498,4 +500,41 @@ TEST_CASE("Bad inputs: each is read as far as it can be, every line accounted fo
     CHECK(json["lines"]["records"] == 3);
   }
   run_command("rm -rf " + dir);
+}
+
+TEST_CASE("A progress line on a terminal's stderr only, silenced by --quiet", "[e2e][cli][progress]") {
+  CHECK(gapscan::cli::Progress::line(1, 3, 250'000'000, 1'000'000'000, 2.0) ==
+        "gapscan: 1 of 3 files, 250 MB of 1.00 GB, 125 MB/s, 0:06 left");
+  CHECK(gapscan::cli::Progress::line(0, 1, 1'500'000, 0, 0.5) ==
+        "gapscan: 0 of 1 file, 2 MB, 3 MB/s");  // stdin: no total
+  // A scan that lasts about a second (the sample, then a pipe held open), under a terminal made
+  // by script(1): the line is drawn and erased on stderr, the report on stdout is unchanged.
+  const std::string sample = std::string(GAPSCAN_SOURCE_DIR) + "/samples/memcached-nagle.log";
+  const std::string scan = "(cat " + sample + "; sleep 1) | " + gapscan_command("--output json");
+  auto on_terminal = [&](const std::string& args) {
+    run_command("script -qfec \"" + std::string("(cat ") + sample + "; sleep 1) | " +
+                gapscan_command(args + " --output json") + " > gapscan_progress.json\" gapscan_progress.ts");
+    std::ifstream in("gapscan_progress.ts");
+    std::string typescript((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::remove("gapscan_progress.ts");
+    return typescript;
+  };
+  const std::string shown = on_terminal("");
+  CHECK(shown.find("\rgapscan: 0 of 1 file, ") != std::string::npos);
+  CHECK(shown.find("\r\x1b[K") != std::string::npos);  // erased at the end
+  const auto json = nlohmann::json::parse(std::ifstream("gapscan_progress.json"), nullptr, false);
+  std::remove("gapscan_progress.json");
+  REQUIRE_FALSE(json.is_discarded());
+  CHECK(json["findings"][0]["cause"] == "nagle_delack_noreply_pipeline");
+  CHECK(on_terminal("--quiet").find("gapscan: 0 of") == std::string::npos);
+  // Not a terminal: nothing on stderr, the same report on stdout.
+  REQUIRE(run_command("sh -c '" + scan + " >gapscan_progress.json 2>gapscan_progress.err'").exit_code == 0);
+  std::ifstream err_in("gapscan_progress.err");
+  const std::string err((std::istreambuf_iterator<char>(err_in)), std::istreambuf_iterator<char>());
+  const auto piped = nlohmann::json::parse(std::ifstream("gapscan_progress.json"), nullptr, false);
+  std::remove("gapscan_progress.err");
+  std::remove("gapscan_progress.json");
+  CHECK(err.empty());
+  REQUIRE_FALSE(piped.is_discarded());
+  CHECK(piped["findings"][0]["cause"] == "nagle_delack_noreply_pipeline");
 }

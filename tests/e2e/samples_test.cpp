@@ -47,7 +47,37 @@ TEST_CASE("Nagle off (TCP_NODELAY): no suspect reaches confidence 0.6", "[e2e][s
     CHECK(finding["confidence"].get<double>() < 0.6);
   }
   const auto text = run_command(gapscan_command(std::string(GAPSCAN_SOURCE_DIR) + "/samples/memcached-nodelay.log"));
-  CHECK(text.out.find("Nothing characteristic found") == 0);
+  CHECK(text.out.find("No characteristic delay found") == 0);
+
+  // What a user checks next: the gap distribution and the largest gap with its two lines, the
+  // same in the text and in JSON.
+  const auto& a = report["analysis"];
+  const double median = a["gap_median_ms"], p90 = a["gap_p90_ms"], p99 = a["gap_p99_ms"];
+  const auto& largest = a["largest_gap"];
+  REQUIRE(largest.is_object());
+  const double max = largest["gap_ms"];
+  CHECK(0 < median);
+  CHECK(median <= p90);
+  CHECK(p90 <= p99);
+  CHECK(p99 <= max * 1.002);  // within the histogram's bin width
+  const std::string after = largest["after"]["where"];
+  const std::string before = largest["before"][0]["where"];
+  CHECK(after.find("samples/memcached-nodelay.log:") != std::string::npos);
+  CHECK(a["gaps"] == 3206);
+  CHECK(text.out.find("Gaps between the lines of a request: 3 206; median ") != std::string::npos);
+  CHECK(text.out.find("in request " + largest["request"].get<std::string>()) != std::string::npos);
+  CHECK(text.out.find(before.substr(before.rfind('/') + 1)) != std::string::npos);
+  CHECK(text.out.find(after.substr(after.rfind('/') + 1)) != std::string::npos);
+  // The largest gap is the real largest: its two lines are that far apart.
+  const auto events =
+      run_command(gapscan_command("events " + std::string(GAPSCAN_SOURCE_DIR) + "/samples/memcached-nodelay.log"));
+  auto time_of = [&](const std::string& where) {
+    const std::string line = where.substr(where.rfind(':') + 1) + "\t";
+    const std::size_t at = events.out.find("\n" + line);
+    REQUIRE(at != std::string::npos);
+    return std::stoll(events.out.substr(at + 1 + line.size()));
+  };
+  CHECK(static_cast<double>(time_of(after) - time_of(before)) / 1e6 == Approx(max).epsilon(1e-9));
 }
 
 TEST_CASE("The text report names the cause, the interval and what it implies", "[e2e][samples]") {

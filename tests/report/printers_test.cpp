@@ -66,6 +66,6 @@ TEST_CASE("Text report: the suspect with its evidence, or a plain 'nothing chara
   CHECK(likely.find("unparsed a.log:9: matches no known format — ???") != std::string::npos);
 
   const std::string nothing = render_text(sample_report(false));
-  CHECK(nothing.find("Nothing characteristic found: no suspected cause reaches confidence 0.6.") == 0);
+  CHECK(nothing.find("No characteristic delay found: no suspected cause reaches confidence 0.6.") == 0);
   CHECK(nothing.find("Other significant gap modes") != std::string::npos);
 }

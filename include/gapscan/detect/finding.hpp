@@ -127,6 +127,10 @@ struct DetectionSummary {
   LineLocation largest_clock_step_at;  ///< the first line after the largest step
   DurationNs typical_resolution = 0;
   bool pooled_test_run = false;
+  /// The distribution of all gaps between the lines of a request (pooled histogram, within
+  /// its bin width): what a user checks first when no cause is named.
+  DurationNs median_gap = 0, p90_gap = 0, p99_gap = 0;
+  std::optional<stats::GapSample> largest_gap;  ///< exact, with its lines
 };
 
 /// A run of near-equal consecutive gaps in one stream (Component D).

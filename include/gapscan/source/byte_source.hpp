@@ -4,7 +4,9 @@
 
 #include <gapscan/core/expected.hpp>
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -21,6 +23,11 @@ class ByteSource {
 /// Reads an already open file descriptor (a file or stdin); reads a pipe as it arrives.
 /// `name` is used in diagnostics. Takes ownership of `fd` unless it is 0 (stdin).
 std::unique_ptr<ByteSource> make_fd_source(int fd, std::string name);
+
+/// Passes `inner`'s bytes through, adding how many were read to `counter` (read by another
+/// thread: the progress line counts an input's raw, still compressed bytes this way).
+std::unique_ptr<ByteSource> make_counting_source(std::unique_ptr<ByteSource> inner,
+                                                 std::atomic<std::uint64_t>& counter);
 
 /// Serves bytes from memory; for tests and for embedded examples.
 std::unique_ptr<ByteSource> make_string_source(std::string bytes);

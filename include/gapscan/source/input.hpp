@@ -7,6 +7,8 @@
 #include <gapscan/source/byte_source.hpp>
 #include <gapscan/source/decode.hpp>
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,8 +38,14 @@ std::vector<InputSpec> expand_inputs(const std::vector<std::string>& paths, std:
 int modification_year(const InputSpec& spec);
 
 /// Opens one input for reading, decoding gzip, zstd, bzip2 and xz (by their magic bytes).
-/// The error names the file and the reason; `encoding` receives what was detected.
-Expected<std::unique_ptr<ByteSource>> open_input(const InputSpec& spec, Encoding* encoding = nullptr);
+/// The error names the file and the reason; `encoding` receives what was detected; the raw
+/// bytes read (before decoding) are added to `raw_bytes` when given.
+Expected<std::unique_ptr<ByteSource>> open_input(const InputSpec& spec, Encoding* encoding = nullptr,
+                                                 std::atomic<std::uint64_t>* raw_bytes = nullptr);
+
+/// The size in bytes of a file input (as stored: compressed for an archive); 0 for stdin or
+/// when unknown.
+std::uint64_t input_size(const InputSpec& spec);
 
 /// Display names of the run's inputs, indexed by SourceId.
 class SourceTable {

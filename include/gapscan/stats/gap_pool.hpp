@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,8 @@ class GapPool {
   /// overlapping [lo, hi]: the denominator of a pooled mode's share of wall time.
   double span_between(double lo, double hi) const;
 
+  /// The largest gap of all, with its lines (ties: the smallest hash); null before any gap.
+  const GapSample* largest() const { return m_largest ? &*m_largest : nullptr; }
   std::uint64_t windows() const { return m_windows; }
   std::uint64_t gap_count() const { return m_gap_count; }
   std::uint64_t zero_gaps() const { return m_zero_gaps; }
@@ -78,6 +81,7 @@ class GapPool {
   std::vector<double> m_span;                         // coarse bin -> sum of window spans
   std::map<DurationNs, std::uint64_t> m_resolutions;  // resolution -> gaps measured with it
   std::uint64_t m_windows = 0;
+  std::optional<GapSample> m_largest;
   std::uint64_t m_gap_count = 0;
   std::uint64_t m_zero_gaps = 0;
   std::uint64_t m_out_of_order = 0;

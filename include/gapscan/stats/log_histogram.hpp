@@ -29,6 +29,11 @@ class LogHistogram {
   /// One past the largest value of bin `index`.
   std::uint64_t upper(std::size_t index) const { return lower(index + 1); }
   std::uint64_t total() const;
+  /// The value below which a share `q` (0..1) of the counts lie: the middle of the bin holding
+  /// that rank (within the bin width); 0 for an empty histogram.
+  std::uint64_t quantile(double q) const;
+  /// Middle of the highest bin with a count; 0 for an empty histogram.
+  std::uint64_t highest() const;
   unsigned sub_bits() const { return m_sub_bits; }
 
  private:
