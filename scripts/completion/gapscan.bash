@@ -21,7 +21,7 @@ _gapscan() {
     done
 
     case $prev in
-        -o | --output) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
+        -o | --output) COMPREPLY=($(compgen -W "text json markdown" -- "$cur")); return ;;
         --patterns) _filedir -d; return ;;
         --format-file) COMPREPLY=($(compgen -W "$presets" -- "$cur")); _filedir toml; return ;;
         --fail-on) COMPREPLY=($(compgen -W "likely possible" -- "$cur")); return ;;

@@ -23,7 +23,8 @@ po::options_description scan_description(ScanOptions& options, std::string& outp
   // clang-format off
   description.add_options()
       ("help,h", po::bool_switch(&options.help), "show this help")
-      ("output,o", po::value(&output)->default_value("text"), "report format: text or json")
+      ("output,o", po::value(&output)->default_value("text"),
+       "report format: text, json or markdown (for an issue tracker)")
       ("patterns", po::value(&options.config.patterns_dir),
        "read the cause catalog from this folder of *.toml files instead of the built-in one")
       ("group-by", po::value(&group_by)->default_value("auto"),
@@ -152,8 +153,10 @@ Expected<ScanOptions> parse_scan_options(const std::vector<std::string>& args) {
     options.config.output = OutputFormat::text;
   } else if (output == "json") {
     options.config.output = OutputFormat::json;
+  } else if (output == "markdown" || output == "md") {
+    options.config.output = OutputFormat::markdown;
   } else {
-    return unexpected(unknown_value("output format", output, {"text", "json"}));
+    return unexpected(unknown_value("output format", output, {"text", "json", "markdown"}));
   }
   auto by = parse_group_by(group_by);
   if (!by) return unexpected(by.error());

@@ -16,7 +16,8 @@ std::string megabytes(std::uint64_t bytes) {
 
 std::string clock(double seconds) {
   const auto s = static_cast<long long>(std::llround(seconds));
-  return s >= 3600 ? fmt::format("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60) : fmt::format("{}:{:02}", s / 60, s % 60);
+  return s >= 3600 ? fmt::format("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+                   : fmt::format("{}:{:02}", s / 60, s % 60);
 }
 
 }  // namespace
@@ -30,9 +31,10 @@ Progress::~Progress() { finish(); }
 
 bool Progress::wanted(bool quiet) { return !quiet && ::isatty(STDERR_FILENO) == 1; }
 
-std::string Progress::line(std::uint64_t files_done, std::uint64_t files, std::uint64_t bytes, std::uint64_t total_bytes,
-                           double seconds) {
-  std::string text = fmt::format("gapscan: {} of {} file{}, {}", files_done, files, files == 1 ? "" : "s", megabytes(bytes));
+std::string Progress::line(std::uint64_t files_done, std::uint64_t files, std::uint64_t bytes,
+                           std::uint64_t total_bytes, double seconds) {
+  std::string text =
+      fmt::format("gapscan: {} of {} file{}, {}", files_done, files, files == 1 ? "" : "s", megabytes(bytes));
   if (total_bytes > 0) text += fmt::format(" of {}", megabytes(total_bytes));
   if (seconds > 0) {
     const double rate = static_cast<double>(bytes) / seconds;

@@ -24,8 +24,10 @@ int scan_command(const std::vector<std::string>& args) {
     return k_exit_usage;
   }
   for (const Diagnostic& diagnostic : report->diagnostics) print_diagnostic(diagnostic);
-  const std::string text =
-      options->config.output == OutputFormat::json ? report::render_json(*report) : report::render_text(*report);
+  const OutputFormat output = options->config.output;
+  const std::string text = output == OutputFormat::json       ? report::render_json(*report)
+                           : output == OutputFormat::markdown ? report::render_markdown(*report)
+                                                              : report::render_text(*report);
   write_stdout(text);
   if (options->config.fail_on >= 0 && exit_code < 128) {
     for (const report::Finding& finding : report->findings) {

@@ -37,7 +37,7 @@ TEST_CASE("Version, help and the command table", "[e2e][cli]") {
 TEST_CASE("Usage errors exit 2 with a message", "[e2e][cli]") {
   const auto bad = run_command(gapscan_command("--output yaml x.log"), true);
   CHECK(bad.exit_code == 2);
-  CHECK(bad.out == "gapscan: error: unknown output format 'yaml' (use text, json)\n");
+  CHECK(bad.out == "gapscan: error: unknown output format 'yaml' (use text, json, markdown)\n");
   const auto unknown = run_command(gapscan_command("--frobnicate"), true);
   CHECK(unknown.exit_code == 2);
   CHECK(unknown.out.find("gapscan: error: unrecognised option '--frobnicate'") == 0);

@@ -22,7 +22,7 @@ inline constexpr int k_exit_input_error = 1;
 inline constexpr int k_exit_usage = 2;
 inline constexpr int k_exit_found = 3;
 
-enum class OutputFormat { text, json };
+enum class OutputFormat { text, json, markdown };
 
 struct NamedText {
   std::string name;

@@ -30,8 +30,8 @@ class Progress {
 
   /// The line as printed (without the carriage return and erase), for a given state; public
   /// for tests.
-  static std::string line(std::uint64_t files_done, std::uint64_t files, std::uint64_t bytes,
-                          std::uint64_t total_bytes, double seconds);
+  static std::string line(std::uint64_t files_done, std::uint64_t files, std::uint64_t bytes, std::uint64_t total_bytes,
+                          double seconds);
 
   /// Whether a progress line belongs on this process's stderr: a terminal, no --quiet.
   static bool wanted(bool quiet);

@@ -13,4 +13,8 @@ std::string render_text(const Report& report);
 /// One JSON document, schema in docs/json-output.md.
 std::string render_json(const Report& report);
 
+/// Markdown (CommonMark with tables) for an issue tracker: the profile table, each suspect with
+/// its evidence, a fenced example and the commands to confirm and fix it.
+std::string render_markdown(const Report& report);
+
 }  // namespace gapscan::report

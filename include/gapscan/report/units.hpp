@@ -1,0 +1,28 @@
+#pragma once
+// How every printer writes numbers, durations and log text, so that the outputs agree.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace gapscan::report {
+
+/// A duration in the unit that reads best: µs below 1 ms, ms below 1 s, else s.
+std::string duration(double ms);
+
+/// 1234567 -> "1 234 567".
+std::string count(std::uint64_t n);
+
+/// 0.123 -> "12.3 %".
+std::string percent(double share);
+
+/// "p = 0.012", "p = 1e-12", "p < 1e-300".
+std::string p_value(double log10_p);
+
+/// Log text as a terminal or a Markdown page may show it: control bytes other than newline and
+/// tab (an escape sequence would be obeyed by a terminal), DEL, C1 controls and bytes that are
+/// not UTF-8 are written as \xNN; valid UTF-8 (the report's own → × µ, and the lines' text) is
+/// kept.
+std::string terminal_safe(std::string_view text);
+
+}  // namespace gapscan::report

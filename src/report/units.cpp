@@ -1,0 +1,77 @@
+#include <gapscan/report/units.hpp>
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace gapscan::report {
+
+// Log lines are copied as they were written, and a log can hold anything.
+std::string terminal_safe(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  const auto escape = [&](unsigned char c) { out += fmt::format("\\x{:02x}", c); };
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {
+      if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+        escape(c);
+      else
+        out += static_cast<char>(c);
+      ++i;
+      continue;
+    }
+    // The length of a well-formed UTF-8 sequence starting here (0: not one).
+    std::size_t length = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    if (length > 0 && i + length <= text.size()) {
+      for (std::size_t k = 1; k < length; ++k) {
+        if ((static_cast<unsigned char>(text[i + k]) & 0xc0) != 0x80) length = 0;
+      }
+    } else {
+      length = 0;
+    }
+    const auto second = i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0;
+    if (length == 3 && ((c == 0xe0 && second < 0xa0) || (c == 0xed && second >= 0xa0)))
+      length = 0;  // overlong, surrogate
+    if (length == 4 && ((c == 0xf0 && second < 0x90) || (c == 0xf4 && second >= 0x90)))
+      length = 0;                                               // overlong, > U+10FFFF
+    if (length == 2 && c == 0xc2 && second < 0xa0) length = 0;  // U+0080–U+009F: C1 controls
+    if (length == 0) {
+      escape(c);
+      ++i;
+      continue;
+    }
+    out.append(text.substr(i, length));
+    i += length;
+  }
+  return out;
+}
+
+/// A duration in the unit that reads best: µs below 1 ms, ms below 1 s, else s.
+std::string duration(double ms) {
+  if (ms < 1) return fmt::format("{:.1f} µs", ms * 1000);
+  if (ms < 10) return fmt::format("{:.2f} ms", ms);
+  if (ms < 1000) return fmt::format("{:.1f} ms", ms);
+  return fmt::format("{:.3f} s", ms / 1000);
+}
+
+/// 1234567 -> "1 234 567".
+std::string count(std::uint64_t n) {
+  std::string digits = std::to_string(n);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ' ';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string percent(double share) { return fmt::format("{:.1f} %", share * 100); }
+
+std::string p_value(double log10_p) {
+  if (log10_p >= -3) return fmt::format("p = {:.3g}", std::pow(10.0, log10_p));
+  if (log10_p <= -300) return "p < 1e-300";
+  return fmt::format("p = 1e{:.0f}", std::floor(log10_p));
+}
+
+}  // namespace gapscan::report
