@@ -715,6 +715,7 @@ void Analyzer::summarise_pool() {
   m_summary.p90_gap = static_cast<DurationNs>(m_pool.gaps().quantile(0.9));
   m_summary.p99_gap = static_cast<DurationNs>(m_pool.gaps().quantile(0.99));
   if (const stats::GapSample* largest = m_pool.largest()) m_summary.largest_gap = *largest;
+  m_summary.gap_picture = m_pool.picture();
 }
 
 std::vector<Finding> Analyzer::pooled_findings() {

@@ -259,6 +259,7 @@ void add_analysis(Report& report, const RunResults& results) {
   report.analysis.gap_median_ms = static_cast<double>(detection.median_gap) / 1e6;
   report.analysis.gap_p90_ms = static_cast<double>(detection.p90_gap) / 1e6;
   report.analysis.gap_p99_ms = static_cast<double>(detection.p99_gap) / 1e6;
+  report.analysis.gap_histogram = detection.gap_picture;
   if (detection.largest_gap) {
     const stats::GapSample& sample = *detection.largest_gap;
     GapExample largest;

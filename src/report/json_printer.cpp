@@ -314,7 +314,10 @@ void add_accounting(Json& root, const Report& report) {
                           {"gap_median_ms", round_to(a.gap_median_ms, 6)},
                           {"gap_p90_ms", round_to(a.gap_p90_ms, 6)},
                           {"gap_p99_ms", round_to(a.gap_p99_ms, 6)},
-                          {"largest_gap", a.largest_gap ? gap_example_json(*a.largest_gap) : Json()}};
+                          {"largest_gap", a.largest_gap ? gap_example_json(*a.largest_gap) : Json()},
+                          {"gap_histogram", Json{{"bins_per_octave", Analysis::k_histogram_bins_per_octave},
+                                                 {"from_ms", 0.001},
+                                                 {"counts", a.gap_histogram}}}};
 }
 
 }  // namespace

@@ -73,19 +73,23 @@ void profile(std::string& out, const Report& report) {
   out += "|---:|---|---:|---:|---|---:|---:|---:|\n";
   for (const Finding& f : report.findings) {
     const std::string tier = f.likely ? "likely" : f.unexplained ? "unexplained" : "possible";
-    out += fmt::format("| {} | {} (`{}`) | {:.2f} {} | {} | {} | {} | {} | {} |\n", f.rank, cell(f.title), cell(f.cause),
-                       f.confidence, tier, duration(f.interval_ms), kind_of(f), count(f.gaps), count(f.requests),
-                       percent(f.wall_share));
+    out += fmt::format("| {} | {} (`{}`) | {:.2f} {} | {} | {} | {} | {} | {} |\n", f.rank, cell(f.title),
+                       cell(f.cause), f.confidence, tier, duration(f.interval_ms), kind_of(f), count(f.gaps),
+                       count(f.requests), percent(f.wall_share));
   }
   out += "\n";
 }
 
-void suspect(std::string& out, const Finding& f) {
+void suspect(std::string& out, const Finding& f, const std::vector<std::uint64_t>& histogram) {
   out += fmt::format("### {}. {}\n\n", f.rank, inline_text(f.title));
-  out += fmt::format("{} · confidence **{:.2f}** ({}) · {} of {} ({}–{}), {} {} in {} requests, {} of their wall time\n\n",
-                     code(f.cause), f.confidence, f.likely ? "likely" : f.unexplained ? "unexplained" : "possible",
-                     kind_of(f), duration(f.interval_ms), duration(f.interval_lo_ms), duration(f.interval_hi_ms),
-                     count(f.gaps), kind_of(f), count(f.requests), percent(f.wall_share));
+  out +=
+      fmt::format("{} · confidence **{:.2f}** ({}) · {} of {} ({}–{}), {} {} in {} requests, {} of their wall time\n\n",
+                  code(f.cause), f.confidence,
+                  f.likely        ? "likely"
+                  : f.unexplained ? "unexplained"
+                                  : "possible",
+                  kind_of(f), duration(f.interval_ms), duration(f.interval_lo_ms), duration(f.interval_hi_ms),
+                  count(f.gaps), kind_of(f), count(f.requests), percent(f.wall_share));
   if (!f.summary.empty()) out += inline_text(f.summary) + "\n\n";
   if (f.delay_value_ms) {
     out += fmt::format("- Catalog value: {}{}{}\n", duration(*f.delay_value_ms),
@@ -98,14 +102,23 @@ void suspect(std::string& out, const Finding& f) {
                        e.scope, count(e.hits), count(e.samples), inline_text(e.meaning));
   }
   out += "\n";
+  if (f.values != "durations") {
+    const auto picture = histogram_lines(histogram, f.interval_lo_ms, f.interval_hi_ms, 60);
+    if (picture.size() == 3) {
+      out += fmt::format("All gaps on a log axis, {}–{} marked:\n\n", duration(f.interval_lo_ms),
+                         duration(f.interval_hi_ms));
+      out += fenced("text", picture[0] + "\n" + picture[1] + "\n" + picture[2] + "\n");
+    }
+  }
   if (!f.examples.empty()) {
     const GapExample& example = f.examples.front();
-    out += fmt::format("Typical {} of {}{}:\n\n", kind_of(f) == "durations" ? "duration" : "gap",
-                       duration(example.gap_ms), example.request.empty() ? "" : " (request " + code(example.request) + ")");
+    out +=
+        fmt::format("Typical {} of {}{}:\n\n", kind_of(f) == "durations" ? "duration" : "gap", duration(example.gap_ms),
+                    example.request.empty() ? "" : " (request " + code(example.request) + ")");
     out += fenced("text", lines_of(example));
   }
-  for (const auto& [heading, items] : {std::pair{"Confirm", &f.confirm}, std::pair{"Fix", &f.fix},
-                                       std::pair{"References", &f.references}}) {
+  for (const auto& [heading, items] :
+       {std::pair{"Confirm", &f.confirm}, std::pair{"Fix", &f.fix}, std::pair{"References", &f.references}}) {
     if (items->empty()) continue;
     out += fmt::format("{}:\n\n", heading);
     for (const std::string& item : *items) out += "- " + inline_text(item) + "\n";
@@ -122,8 +135,9 @@ void gap_summary(std::string& out, const Analysis& a) {
   out += fmt::format("| {} | {} | {} | {} | {} |\n\n", count(a.gaps), duration(a.gap_median_ms), duration(a.gap_p90_ms),
                      duration(a.gap_p99_ms), a.largest_gap ? duration(a.largest_gap->gap_ms) : std::string("–"));
   if (a.largest_gap) {
-    out += fmt::format("The largest gap{}:\n\n",
-                       a.largest_gap->request.empty() ? std::string() : " (request " + code(a.largest_gap->request) + ")");
+    out +=
+        fmt::format("The largest gap{}:\n\n",
+                    a.largest_gap->request.empty() ? std::string() : " (request " + code(a.largest_gap->request) + ")");
     out += fenced("text", lines_of(*a.largest_gap));
   }
 }
@@ -141,8 +155,8 @@ void accounting(std::string& out, const Report& report) {
   const Analysis& a = report.analysis;
   out += fmt::format("- Analysis: {} streams ({} windows, {} with a request id), {} gaps\n", count(a.streams),
                      count(a.windows), count(a.keyed_windows), count(a.gaps));
-  out += fmt::format("- Catalog: {}, {} causes; gapscan {}\n", inline_text(report.catalog_origin), report.catalog_causes,
-                     inline_text(report.tool_version));
+  out += fmt::format("- Catalog: {}, {} causes; gapscan {}\n", inline_text(report.catalog_origin),
+                     report.catalog_causes, inline_text(report.tool_version));
 }
 
 }  // namespace
@@ -160,7 +174,7 @@ std::string render_markdown(const Report& report) {
     out += "## Suspects\n\n";
     profile(out, report);
     for (const Finding& f : report.findings) {
-      if (f.likely || f.unexplained) suspect(out, f);
+      if (f.likely || f.unexplained) suspect(out, f, report.analysis.gap_histogram);
     }
   }
   if (named > 0) {

@@ -232,10 +232,21 @@ void print_actions(std::string& out, const Finding& f, bool explain) {
   out += "\n";
 }
 
-void print_finding(std::string& out, const Finding& f, bool explain) {
+/// The gaps of all requests on a log axis, the suspect's interval marked under them.
+void print_histogram(std::string& out, const Finding& f, const Analysis& a) {
+  if (f.values == "durations") return;  // the picture is of gaps, not of logged durations
+  const auto lines = histogram_lines(a.gap_histogram, f.interval_lo_ms, f.interval_hi_ms, 60);
+  if (lines.size() != 3) return;
+  out += fmt::format("    {:<11}{}\n", "All gaps", lines[0]);
+  out += fmt::format("    {:<11}{}  {}–{}\n", "", lines[1], duration(f.interval_lo_ms), duration(f.interval_hi_ms));
+  out += fmt::format("    {:<11}{}  (log axis; bar height: log of the count)\n", "", lines[2]);
+}
+
+void print_finding(std::string& out, const Finding& f, const Analysis& a, bool explain) {
   out += fmt::format("#{}  {}\n", f.rank, f.title);
   out += fmt::format("    {} · confidence {:.2f} · {}\n", f.likely ? "likely" : "possible", f.confidence, f.cause);
   print_values(out, f);
+  print_histogram(out, f, a);
   print_lattice_and_worst(out, f);
   print_strength(out, f);
   print_evidence(out, f);
@@ -285,6 +296,20 @@ void print_gap_summary(std::string& out, const Analysis& a) {
   out += fmt::format("    {}  {}\n", largest.after.where, largest.after.text.substr(0, 100));
 }
 
+/// One row per suspect, in the manner of pt-query-digest's profile: what to read first.
+void print_profile(std::string& out, const Report& report) {
+  out += "Profile\n";
+  out += fmt::format("  {:>4}  {:<15}  {:<36}  {:>10}  {:>9}  {:>8}  {:>6}\n", "rank", "confidence", "cause",
+                     "interval", "count", "requests", "wall");
+  for (const Finding& f : report.findings) {
+    const std::string tier = f.likely ? "likely" : f.unexplained ? "unexplained" : "possible";
+    std::string cause = f.cause.size() > 36 ? f.cause.substr(0, 35) + "…" : f.cause;
+    out += fmt::format("  {:>4}  {:.2f} {:<10}  {:<36}  {:>10}  {:>9}  {:>8}  {:>6}\n", f.rank, f.confidence, tier,
+                       cause, duration(f.interval_ms), count(f.gaps), count(f.requests), percent(f.wall_share));
+  }
+  out += "\n";
+}
+
 /// The suspects in full, by tier: likely causes, unexplained delays, or "nothing found".
 void print_suspects(std::string& out, const Report& report) {
   std::size_t likely = 0;
@@ -294,10 +319,11 @@ void print_suspects(std::string& out, const Report& report) {
   for (const Finding& f : report.findings) unexplained += f.unexplained ? 1 : 0;
   // Findings are ranked by tier (likely, unexplained delays, the rest), so the sections below
   // print the ranks in order.
+  if (likely + unexplained > 0) print_profile(out, report);
   if (likely > 0) {
     out += fmt::format("Suspected causes, most likely first ({} likely)\n\n", likely);
     for (const Finding& f : report.findings) {
-      if (f.likely) print_finding(out, f, report.explain);
+      if (f.likely) print_finding(out, f, report.analysis, report.explain);
     }
   }
   if (unexplained > 0) {
@@ -310,7 +336,7 @@ void print_suspects(std::string& out, const Report& report) {
           "requests' wall time: unexplained\n\n",
           report.likely_threshold, unexplained, unexplained == 1 ? "" : "s", unexplained == 1 ? "s" : "", share);
     for (const Finding& f : report.findings) {
-      if (f.unexplained) print_finding(out, f, report.explain);
+      if (f.unexplained) print_finding(out, f, report.analysis, report.explain);
     }
   }
   if (likely == 0 && unexplained == 0) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace gapscan::report {
@@ -72,6 +73,56 @@ std::string p_value(double log10_p) {
   if (log10_p >= -3) return fmt::format("p = {:.3g}", std::pow(10.0, log10_p));
   if (log10_p <= -300) return "p < 1e-300";
   return fmt::format("p = 1e{:.0f}", std::floor(log10_p));
+}
+
+std::vector<std::string> histogram_lines(const std::vector<std::uint64_t>& counts, double lo_ms, double hi_ms,
+                                         std::size_t width) {
+  constexpr double k_per_octave = 4;
+  const auto lower_ms = [&](std::size_t bin) { return 1e-3 * std::exp2(static_cast<double>(bin) / k_per_octave); };
+  std::size_t first = counts.size(), last = 0;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    if (counts[i] == 0) continue;
+    first = std::min(first, i);
+    last = i;
+  }
+  if (first == counts.size() || width == 0) return {};
+  // The marked window stays in view.
+  for (std::size_t i = 0; lo_ms > 0 && i < counts.size(); ++i) {
+    if (lower_ms(i + 1) > lo_ms && lower_ms(i) <= hi_ms) {
+      first = std::min(first, i);
+      last = std::max(last, i);
+    }
+  }
+  const std::size_t bins = last - first + 1;
+  const std::size_t per_column = (bins + width - 1) / width;
+  const std::size_t columns = (bins + per_column - 1) / per_column;
+  std::vector<std::uint64_t> column_counts(columns, 0);
+  for (std::size_t i = first; i <= last; ++i) column_counts[(i - first) / per_column] += counts[i];
+  const std::uint64_t most = *std::max_element(column_counts.begin(), column_counts.end());
+  static constexpr const char* k_blocks[] = {" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
+  std::string bars, marks;
+  for (std::size_t c = 0; c < columns; ++c) {
+    std::size_t level = 0;
+    if (column_counts[c] > 0) {
+      const double height = std::log1p(static_cast<double>(column_counts[c])) / std::log1p(static_cast<double>(most));
+      level = std::clamp<std::size_t>(static_cast<std::size_t>(std::lround(height * 8)), 1, 8);
+    }
+    bars += k_blocks[level];
+    const double from = lower_ms(first + c * per_column),
+                 to = lower_ms(std::min(first + (c + 1) * per_column, last + 1));
+    marks += lo_ms > 0 && to > lo_ms && from <= hi_ms ? '^' : ' ';
+  }
+  while (!marks.empty() && marks.back() == ' ') marks.pop_back();
+  // Columns, not bytes: "µ" is two bytes and one column.
+  const auto shown = [](const std::string& text) {
+    return static_cast<std::size_t>(
+        std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xc0) != 0x80; }));
+  };
+  const std::string left = duration(lower_ms(first)), right = duration(lower_ms(last + 1));
+  std::string axis = left;
+  axis += columns > shown(left) + shown(right) ? std::string(columns - shown(left) - shown(right), ' ') : "  ";
+  axis += right;
+  return {bars, marks, axis};
 }
 
 }  // namespace gapscan::report

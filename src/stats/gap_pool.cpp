@@ -104,6 +104,18 @@ void GapPool::add(const stream::StreamWindow& window, const GapSeries& series) {
   }
 }
 
+std::vector<std::uint64_t> GapPool::picture() const {
+  std::vector<std::uint64_t> bins(k_picture_bins, 0);
+  for (std::size_t i = 0; i < m_gaps.size(); ++i) {
+    const std::uint64_t n = m_gaps.count(i);
+    if (n == 0) continue;
+    const double middle_us = (static_cast<double>(m_gaps.lower(i)) + static_cast<double>(m_gaps.upper(i))) / 2e3;
+    const double position = middle_us <= 1 ? 0 : std::floor(std::log2(middle_us) * k_picture_bins_per_octave);
+    bins[std::min(k_picture_bins - 1, static_cast<std::size_t>(position))] += n;
+  }
+  return bins;
+}
+
 double GapPool::span_between(double lo, double hi) const {
   const auto first = LogHistogram::index_of(static_cast<std::uint64_t>(std::max(1.0, lo)), k_coarse_bits);
   const auto last = LogHistogram::index_of(static_cast<std::uint64_t>(std::max(1.0, hi)), k_coarse_bits);

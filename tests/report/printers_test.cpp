@@ -1,4 +1,5 @@
 #include <gapscan/report/printers.hpp>
+#include <gapscan/report/units.hpp>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -57,7 +58,8 @@ TEST_CASE("JSON report: versioned, findings ranked with the documented fields", 
 
 TEST_CASE("Text report: the suspect with its evidence, or a plain 'nothing characteristic'", "[report][text]") {
   const std::string likely = render_text(sample_report(true));
-  CHECK(likely.find("Suspected causes, most likely first (1 likely)") == 0);
+  CHECK(likely.find("Profile\n") == 0);  // the profile table first, then the suspects in full
+  CHECK(likely.find("Suspected causes, most likely first (1 likely)") != std::string::npos);
   CHECK(likely.find("42.8 ms (80 % of gaps in 40.8 ms–44.2 ms)") != std::string::npos);
   CHECK(likely.find("589 gaps in 40 requests (PER-OP); 84.3 % of those requests' wall time") != std::string::npos);
   CHECK(likely.find("Implies    the host runs CONFIG_HZ=250") != std::string::npos);
@@ -68,4 +70,23 @@ TEST_CASE("Text report: the suspect with its evidence, or a plain 'nothing chara
   const std::string nothing = render_text(sample_report(false));
   CHECK(nothing.find("No characteristic delay found: no suspected cause reaches confidence 0.6.") == 0);
   CHECK(nothing.find("Other significant gap modes") != std::string::npos);
+}
+
+TEST_CASE("The gap histogram is drawn on a log axis with the suspect's interval marked", "[report][histogram]") {
+  std::vector<std::uint64_t> counts(124, 0);
+  counts[40] = 10;  // 2^(40/4) µs = 1.024 ms
+  counts[41] = 100;
+  counts[62] = 1000;  // 2^(62/4) µs ≈ 46 ms
+  const auto lines = histogram_lines(counts, 44, 50, 60);
+  REQUIRE(lines.size() == 3);
+  // 23 bins (40..62), one column each; the tallest bar is the mode, an empty bin is a blank.
+  CHECK(lines[0].substr(lines[0].size() - 3) == "█");
+  CHECK(lines[0].find(' ') != std::string::npos);
+  CHECK(lines[1] == std::string(21, ' ') + "^^");  // 39.0–46.3 ms and 46.3–55.1 ms overlap 44–50 ms
+  CHECK(lines[2].find("1.02 ms") == 0);
+  CHECK(lines[2].find("55.1 ms") != std::string::npos);
+  // Wider than the width: bins merge into columns.
+  std::vector<std::uint64_t> wide(124, 1);
+  CHECK(histogram_lines(wide, 0, 0, 30)[1].empty());  // nothing marked
+  CHECK(histogram_lines(std::vector<std::uint64_t>(124, 0), 1, 2, 60).empty());
 }

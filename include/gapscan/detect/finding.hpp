@@ -131,6 +131,7 @@ struct DetectionSummary {
   /// its bin width): what a user checks first when no cause is named.
   DurationNs median_gap = 0, p90_gap = 0, p99_gap = 0;
   std::optional<stats::GapSample> largest_gap;  ///< exact, with its lines
+  std::vector<std::uint64_t> gap_picture;       ///< GapPool::picture(): quarter-octave bins from 1 µs
 };
 
 /// A run of near-equal consecutive gaps in one stream (Component D).

@@ -288,6 +288,10 @@ struct Analysis {
   /// and the largest with its two lines; what a user checks when no cause is named.
   double gap_median_ms = 0, gap_p90_ms = 0, gap_p99_ms = 0;
   std::optional<GapExample> largest_gap;
+  /// All gaps in quarter-octave bins: bin i from 2^(i/4) µs to 2^((i+1)/4) µs (below 1 µs in
+  /// bin 0); what the histograms of the text and Markdown reports draw.
+  std::vector<std::uint64_t> gap_histogram;
+  static constexpr double k_histogram_bins_per_octave = 4;
 };
 
 struct Report {

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gapscan::report {
 
@@ -18,6 +19,14 @@ std::string percent(double share);
 
 /// "p = 0.012", "p = 1e-12", "p < 1e-300".
 std::string p_value(double log10_p);
+
+/// A picture of `counts` (quarter-octave bins of gaps from 1 µs, Analysis::gap_histogram) on a
+/// log axis in at most `width` columns, as three lines: bars of Unicode blocks (height: the
+/// logarithm of the count, so that a small mode shows beside a large one), a line with ^ under
+/// the columns of [lo_ms, hi_ms] (no marks when lo_ms <= 0), and the axis's two ends. Empty
+/// when there is no count.
+std::vector<std::string> histogram_lines(const std::vector<std::uint64_t>& counts, double lo_ms, double hi_ms,
+                                         std::size_t width);
 
 /// Log text as a terminal or a Markdown page may show it: control bytes other than newline and
 /// tab (an escape sequence would be obeyed by a terminal), DEL, C1 controls and bytes that are

@@ -58,6 +58,11 @@ class GapPool {
   /// overlapping [lo, hi]: the denominator of a pooled mode's share of wall time.
   double span_between(double lo, double hi) const;
 
+  /// All gaps in quarter-octave bins for a picture: bin i holds gaps from 2^(i/4) µs up to
+  /// 2^((i+1)/4) µs (gaps below 1 µs in bin 0), k_picture_bins bins (to about 35 min).
+  static constexpr std::size_t k_picture_bins_per_octave = 4;
+  static constexpr std::size_t k_picture_bins = 124;
+  std::vector<std::uint64_t> picture() const;
   /// The largest gap of all, with its lines (ties: the smallest hash); null before any gap.
   const GapSample* largest() const { return m_largest ? &*m_largest : nullptr; }
   std::uint64_t windows() const { return m_windows; }
