@@ -46,6 +46,8 @@ po::options_description scan_description(ScanOptions& options, std::string& outp
       ("jobs,j", po::value(&options.config.jobs)->default_value(2),
        "threads: 1 reads and analyses on one thread; 2 or more analyse on a second thread "
        "while reading goes on (the report is the same)")
+      ("color", po::value(&options.config.color)->default_value("auto"),
+       "colour in the text report: auto (when stdout is a terminal and NO_COLOR is not set), always or never")
       ("quiet,q", po::bool_switch(&options.config.quiet),
        "no progress line on stderr (shown only when stderr is a terminal)")
       ("explain", po::bool_switch(&options.config.explain),
@@ -157,6 +159,9 @@ Expected<ScanOptions> parse_scan_options(const std::vector<std::string>& args) {
     options.config.output = OutputFormat::markdown;
   } else {
     return unexpected(unknown_value("output format", output, {"text", "json", "markdown"}));
+  }
+  if (options.config.color != "auto" && options.config.color != "always" && options.config.color != "never") {
+    return unexpected(unknown_value("--color value", options.config.color, {"auto", "always", "never"}));
   }
   auto by = parse_group_by(group_by);
   if (!by) return unexpected(by.error());

@@ -1,6 +1,7 @@
 #include <gapscan/cli/cli.hpp>
 #include <gapscan/cli/commands.hpp>
 #include <gapscan/cli/options.hpp>
+#include <gapscan/cli/terminal.hpp>
 #include <gapscan/core/interrupt.hpp>
 #include <gapscan/report/printers.hpp>
 
@@ -25,9 +26,10 @@ int scan_command(const std::vector<std::string>& args) {
   }
   for (const Diagnostic& diagnostic : report->diagnostics) print_diagnostic(diagnostic);
   const OutputFormat output = options->config.output;
-  const std::string text = output == OutputFormat::json       ? report::render_json(*report)
-                           : output == OutputFormat::markdown ? report::render_markdown(*report)
-                                                              : report::render_text(*report);
+  const std::string text = output == OutputFormat::json ? report::render_json(*report)
+                           : output == OutputFormat::markdown
+                               ? report::render_markdown(*report)
+                               : report::render_text(*report, {use_color(options->config.color), output_width()});
   write_stdout(text);
   if (options->config.fail_on >= 0 && exit_code < 128) {
     for (const report::Finding& finding : report->findings) {

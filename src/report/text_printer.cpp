@@ -3,7 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string_view>
 
 namespace gapscan::report {
 namespace {
@@ -233,20 +235,22 @@ void print_actions(std::string& out, const Finding& f, bool explain) {
 }
 
 /// The gaps of all requests on a log axis, the suspect's interval marked under them.
-void print_histogram(std::string& out, const Finding& f, const Analysis& a) {
+void print_histogram(std::string& out, const Finding& f, const Analysis& a, std::size_t width) {
   if (f.values == "durations") return;  // the picture is of gaps, not of logged durations
-  const auto lines = histogram_lines(a.gap_histogram, f.interval_lo_ms, f.interval_hi_ms, 60);
+  // 15 columns of indent and label, about 25 for the interval after the marks.
+  const std::size_t columns = std::clamp<std::size_t>(width > 40 ? width - 40 : 16, 16, 124);
+  const auto lines = histogram_lines(a.gap_histogram, f.interval_lo_ms, f.interval_hi_ms, columns);
   if (lines.size() != 3) return;
   out += fmt::format("    {:<11}{}\n", "All gaps", lines[0]);
   out += fmt::format("    {:<11}{}  {}–{}\n", "", lines[1], duration(f.interval_lo_ms), duration(f.interval_hi_ms));
   out += fmt::format("    {:<11}{}  (log axis; bar height: log of the count)\n", "", lines[2]);
 }
 
-void print_finding(std::string& out, const Finding& f, const Analysis& a, bool explain) {
+void print_finding(std::string& out, const Finding& f, const Analysis& a, const TextStyle& style, bool explain) {
   out += fmt::format("#{}  {}\n", f.rank, f.title);
   out += fmt::format("    {} · confidence {:.2f} · {}\n", f.likely ? "likely" : "possible", f.confidence, f.cause);
   print_values(out, f);
-  print_histogram(out, f, a);
+  print_histogram(out, f, a, style.width);
   print_lattice_and_worst(out, f);
   print_strength(out, f);
   print_evidence(out, f);
@@ -296,6 +300,45 @@ void print_gap_summary(std::string& out, const Analysis& a) {
   out += fmt::format("    {}  {}\n", largest.after.where, largest.after.text.substr(0, 100));
 }
 
+/// ANSI colour on the report's own layout, after log text was made safe: headings and suspect
+/// titles bold, the tier green (likely) or yellow, the histogram's marks red. Only lines that
+/// start as the report's own do (a log line is always indented behind its file:line), so log
+/// text cannot take colour.
+std::string colorize(const std::string& text) {
+  constexpr std::string_view bold = "\x1b[1m", green = "\x1b[32m", yellow = "\x1b[33m", red = "\x1b[31m",
+                             reset = "\x1b[0m";
+  std::string out;
+  bool marks_next = false;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(start, end - start);
+    const bool heading = line.starts_with("Profile") || line.starts_with("Suspected causes") ||
+                         line.starts_with("Unexplained delays") || line.starts_with("No suspected cause") ||
+                         line.starts_with("No characteristic delay found") || line.starts_with("Other significant") ||
+                         (line.size() > 1 && line[0] == '#' && line[1] >= '1' && line[1] <= '9');
+    if (heading) {
+      line = std::string(bold) + line + std::string(reset);
+    } else if (line.starts_with("    likely · ")) {
+      line = "    " + std::string(green) + "likely" + std::string(reset) + line.substr(10);
+    } else if (line.starts_with("    possible · ")) {
+      line = "    " + std::string(yellow) + "possible" + std::string(reset) + line.substr(12);
+    } else if (marks_next) {
+      const std::size_t first = line.find('^'), last = line.rfind('^');
+      if (first != std::string::npos) {
+        line = line.substr(0, first) + std::string(red) + line.substr(first, last - first + 1) + std::string(reset) +
+               line.substr(last + 1);
+      }
+    }
+    marks_next = line.starts_with("    All gaps   ");
+    out += line;
+    if (end < text.size()) out += '\n';
+    start = end + 1;
+  }
+  return out;
+}
+
 /// One row per suspect, in the manner of pt-query-digest's profile: what to read first.
 void print_profile(std::string& out, const Report& report) {
   out += "Profile\n";
@@ -311,7 +354,7 @@ void print_profile(std::string& out, const Report& report) {
 }
 
 /// The suspects in full, by tier: likely causes, unexplained delays, or "nothing found".
-void print_suspects(std::string& out, const Report& report) {
+void print_suspects(std::string& out, const Report& report, const TextStyle& style) {
   std::size_t likely = 0;
   for (const Finding& f : report.findings) likely += f.likely ? 1 : 0;
 
@@ -323,7 +366,7 @@ void print_suspects(std::string& out, const Report& report) {
   if (likely > 0) {
     out += fmt::format("Suspected causes, most likely first ({} likely)\n\n", likely);
     for (const Finding& f : report.findings) {
-      if (f.likely) print_finding(out, f, report.analysis, report.explain);
+      if (f.likely) print_finding(out, f, report.analysis, style, report.explain);
     }
   }
   if (unexplained > 0) {
@@ -336,7 +379,7 @@ void print_suspects(std::string& out, const Report& report) {
           "requests' wall time: unexplained\n\n",
           report.likely_threshold, unexplained, unexplained == 1 ? "" : "s", unexplained == 1 ? "s" : "", share);
     for (const Finding& f : report.findings) {
-      if (f.unexplained) print_finding(out, f, report.analysis, report.explain);
+      if (f.unexplained) print_finding(out, f, report.analysis, style, report.explain);
     }
   }
   if (likely == 0 && unexplained == 0) {
@@ -452,9 +495,9 @@ void print_accounting(std::string& out, const Report& report) {
 
 }  // namespace
 
-std::string render_text(const Report& report) {
+std::string render_text(const Report& report, const TextStyle& style) {
   std::string out;
-  print_suspects(out, report);
+  print_suspects(out, report, style);
   print_runs(out, report);
   print_derived(out, report);
   if (report.quantisation) {
@@ -467,7 +510,8 @@ std::string render_text(const Report& report) {
   }
 
   print_accounting(out, report);
-  return terminal_safe(out);
+  out = terminal_safe(out);
+  return style.color ? colorize(out) : out;
 }
 
 }  // namespace gapscan::report

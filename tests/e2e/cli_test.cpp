@@ -538,3 +538,42 @@ TEST_CASE("A progress line on a terminal's stderr only, silenced by --quiet", "[
   REQUIRE_FALSE(piped.is_discarded());
   CHECK(piped["findings"][0]["cause"] == "nagle_delack_noreply_pipeline");
 }
+
+TEST_CASE("Colour and width follow the terminal: --color, NO_COLOR, COLUMNS", "[e2e][cli][color]") {
+  const std::string sample = std::string(GAPSCAN_SOURCE_DIR) + "/samples/memcached-nagle.log";
+  const auto piped = run_command(gapscan_command(sample));
+  CHECK(piped.out.find('\x1b') == std::string::npos);  // auto, not a terminal
+  const auto always = run_command(gapscan_command("--color always " + sample));
+  CHECK(always.out.find("\x1b[1m#1  Nagle's algorithm") != std::string::npos);
+  CHECK(always.out.find("    \x1b[32mlikely\x1b[0m · confidence") != std::string::npos);
+  CHECK(always.out.find("\x1b[31m^") != std::string::npos);  // the histogram's marks
+  CHECK(run_command("NO_COLOR=1 " + gapscan_command("--color always " + sample)).out.find('\x1b') != std::string::npos);
+  // On a terminal (script(1)): colour unless NO_COLOR or --color never; the histogram fits COLUMNS.
+  auto on_terminal = [&](const std::string& environment, const std::string& args) {
+    run_command("script -qfec \"env " + environment + " " + gapscan_command(args + " " + sample) +
+                "\" gapscan_color.ts");
+    std::ifstream in("gapscan_color.ts");
+    std::string typescript((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::remove("gapscan_color.ts");
+    return typescript;
+  };
+  const auto bars = [](const std::string& report) {  // columns of the histogram's bar line
+    const std::size_t at = report.find("    All gaps   ");
+    if (at == std::string::npos) return std::size_t{0};
+    const std::string line = report.substr(at + 15, report.find('\n', at) - at - 15);
+    std::size_t columns = 0;
+    for (const char c : line) columns += (static_cast<unsigned char>(c) & 0xc0) != 0x80 ? 1 : 0;
+    return columns;
+  };
+  const std::string wide = on_terminal("COLUMNS=200", "");
+  CHECK(wide.find("\x1b[1m#1  ") != std::string::npos);
+  CHECK(on_terminal("NO_COLOR=1 COLUMNS=200", "").find("\x1b[1m") == std::string::npos);
+  CHECK(on_terminal("COLUMNS=200", "--color never").find("\x1b[1m") == std::string::npos);
+  const std::string narrow = on_terminal("COLUMNS=60", "--color never");
+  CHECK(bars(narrow) <= 20);
+  CHECK(bars(narrow) > 0);
+  CHECK(bars(narrow) < bars(piped.out));
+  const auto bad = run_command(gapscan_command("--color blue " + sample), true);
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.out.find("unknown --color value 'blue'") != std::string::npos);
+}

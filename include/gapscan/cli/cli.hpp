@@ -49,6 +49,7 @@ struct ScanConfig {
   std::vector<std::string> triggers;  ///< --trigger: RE2 patterns of lines that may start a stall
   double fail_on = -1;                ///< --fail-on: exit 3 when a named suspect has this confidence; < 0: off
   bool quiet = false;                 ///< --quiet: no progress line on stderr
+  std::string color = "auto";         ///< --color: auto, always or never
 };
 
 /// Runs the whole pipeline. `exit_code` receives 0 or k_exit_input_error; a catalog that

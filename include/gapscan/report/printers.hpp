@@ -3,12 +3,20 @@
 
 #include <gapscan/report/model.hpp>
 
+#include <cstddef>
 #include <string>
 
 namespace gapscan::report {
 
-/// The human-readable report (docs/ARCHITECTURE.md shows an example).
-std::string render_text(const Report& report);
+/// How the text report fits where it is shown: colour (ANSI, for a terminal) and the width the
+/// histograms and the profile table use.
+struct TextStyle {
+  bool color = false;
+  std::size_t width = 80;
+};
+
+/// The human-readable report (docs/reports.md shows an example).
+std::string render_text(const Report& report, const TextStyle& style = {});
 
 /// One JSON document, schema in docs/json-output.md.
 std::string render_json(const Report& report);
