@@ -548,7 +548,7 @@ std::size_t scan_epoch_long(Cursor c, StampFields& out) {
   const std::size_t start = c.p;
   std::int64_t value = 0;
   int digits = 0;
-  while (is_digit(c.peek()) && digits < 20) {
+  while (is_digit(c.peek()) && digits < 19) {  // 19 digits fit in int64; a 20th refuses the number below
     value = value * 10 + (c.peek() - '0');
     ++digits;
     ++c.p;

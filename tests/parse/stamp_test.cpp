@@ -206,6 +206,9 @@ TEST_CASE("Stamps beyond the range of an instant are refused or saturate (found 
   CHECK(scan_stamp(StampFamily::clf, "29/Nov/4000:21:03:04 +0000", 0, fields) == 0);
   const std::size_t read = scan_stamp(StampFamily::month_name, "Sun Nov 29 21:03:04 9999 x", 0, fields);
   CHECK((read == 0 || fields.year == -1));  // the year is not taken; the stamp may still be read yearless
+  // Twenty digits where a long epoch may stand: not a stamp (the 20th digit overflowed int64).
+  CHECK(scan_stamp(StampFamily::epoch_long, "44444444444444444444 x", 0, fields) == 0);
+  CHECK(scan_stamp(StampFamily::epoch_long, "17959740904527959740 x", 0, fields) == 0);
   // Seconds since boot and TAI64N labels too large for nanoseconds: a defined, saturated instant.
   REQUIRE(scan_stamp(StampFamily::uptime, "9999999999.5] x", 0, fields) > 0);
   CHECK(fields.instant == INT64_MAX);
