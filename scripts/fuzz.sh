@@ -7,6 +7,8 @@
 #   scripts/fuzz.sh --time 600          every target, 10 minutes each
 #   scripts/fuzz.sh --time 3600 fuzz_read fuzz_parser_generic
 #                                       named targets only
+#   scripts/fuzz.sh --seed 1            libFuzzer's random seed fixed (CI: the same inputs are
+#                                       tried on every run, so a run fails only on a real change)
 # The corpus each run grows is kept in build/fuzz/corpus/<target> and reused by the next run.
 set -euo pipefail
 GAPSCAN_ROOT=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
@@ -14,11 +16,13 @@ GAPSCAN_ROOT=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
 source "$GAPSCAN_ROOT/scripts/deps.sh"
 
 seconds=30
+seed=0
 targets=()
 while [[ $# -gt 0 ]]; do
   case $1 in
     --time) seconds=$2; shift 2 ;;
-    -h | --help) sed -n '2,10p' "$0"; exit 0 ;;
+    --seed) seed=$2; shift 2 ;;
+    -h | --help) sed -n '2,12p' "$0"; exit 0 ;;
     -*) echo "fuzz.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
   esac
@@ -47,7 +51,7 @@ for target in "${targets[@]}"; do
   [[ $target == fuzz_scan ]] && max_len=4096
   log=$dir/artifacts/$target.log
   if "$dir/$target" "$corpus" "$dir/seeds/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-       -max_len="$max_len" -artifact_prefix="$dir/artifacts/$target-" -print_final_stats=1 > "$log" 2>&1; then
+       -max_len="$max_len" -seed="$seed" -artifact_prefix="$dir/artifacts/$target-" -print_final_stats=1 > "$log" 2>&1; then
     printf '%-30s ok   %s\n' "$target" "$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -Eo '[0-9]+$') inputs in ${seconds} s, corpus $(ls "$corpus" | wc -l)"
   else
     printf '%-30s FAIL %s\n' "$target" "$(grep -Eo 'artifact_prefix.*|Test unit written to .*' "$log" | tail -n 1)"
