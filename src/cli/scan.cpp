@@ -214,22 +214,27 @@ std::vector<report::Input> read_inputs(const ScanConfig& config, Pipeline& pipel
   return inputs;
 }
 
+namespace {
+
+/// The catalog given with the config, else the folder's (--patterns), else the built-in one.
+Expected<std::shared_ptr<const catalog::Catalog>> catalog_of(const ScanConfig& config) {
+  if (config.catalog) return config.catalog;
+  std::vector<Diagnostic> diagnostics;
+  auto loaded = config.patterns_dir.empty() ? catalog::load_builtin(diagnostics)
+                                            : catalog::load_directory(config.patterns_dir, diagnostics);
+  if (!loaded) return unexpected(diagnostics.empty() ? loaded.error() : diagnostics.front());
+  return std::make_shared<const catalog::Catalog>(std::move(*loaded));
+}
+
+}  // namespace
+
 Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
   exit_code = k_exit_ok;
   std::vector<Diagnostic> diagnostics;
 
-  std::shared_ptr<const catalog::Catalog> catalog = config.catalog;
-  if (!catalog) {
-    std::vector<Diagnostic> catalog_diagnostics;
-    auto loaded = config.patterns_dir.empty() ? catalog::load_builtin(catalog_diagnostics)
-                                              : catalog::load_directory(config.patterns_dir, catalog_diagnostics);
-    if (!loaded) {
-      Diagnostic error = loaded.error();
-      if (!catalog_diagnostics.empty()) error = catalog_diagnostics.front();
-      return unexpected(std::move(error));
-    }
-    catalog = std::make_shared<const catalog::Catalog>(std::move(*loaded));
-  }
+  auto loaded = catalog_of(config);
+  if (!loaded) return unexpected(loaded.error());
+  const std::shared_ptr<const catalog::Catalog> catalog = *loaded;
 
   std::vector<Diagnostic> format_diagnostics;
   auto user_formats = load_user_formats(config.format_files, config.patterns_dir, format_diagnostics);

@@ -140,14 +140,7 @@ void read_zone(Cursor& c, StampFields& out) {
     return;
   }
   // A zone abbreviation (date(1), syslog-ng, Java's SimpleDateFormat 'z'): "PDT", "CEST", "CST".
-  int offset = 0;
-  bool ambiguous = false;
-  if (const std::size_t length = read_zone_abbreviation(t.s.substr(std::min(t.p, t.s.size())), offset, ambiguous)) {
-    out.zone_abbreviation = t.s.substr(t.p, length);
-    if (!ambiguous) {
-      out.has_zone = true;
-      out.offset_seconds = offset;
-    }
+  if (const std::size_t length = take_zone_abbreviation(t.s.substr(std::min(t.p, t.s.size())), out)) {
     c.p = t.p + length;
     return;
   }
@@ -612,6 +605,19 @@ std::size_t read_zone_abbreviation(std::string_view text, int& offset_seconds, b
     }
   }
   return 0;
+}
+
+std::size_t take_zone_abbreviation(std::string_view text, StampFields& out) {
+  int offset = 0;
+  bool ambiguous = false;
+  const std::size_t length = read_zone_abbreviation(text, offset, ambiguous);
+  if (length == 0) return 0;
+  out.zone_abbreviation = text.substr(0, length);
+  if (!ambiguous) {
+    out.has_zone = true;
+    out.offset_seconds = offset;
+  }
+  return length;
 }
 
 int read_month_name(std::string_view text, std::size_t& length) {

@@ -81,6 +81,54 @@ Expected<TimeLayout> TimeLayout::compile(std::string_view layout, const std::str
   return result;
 }
 
+namespace {
+
+/// %Z: UTC, GMT, an abbreviation such as PDT or CEST, or a zone identifier such as Europe/Berlin.
+bool read_zone_field(std::string_view text, std::size_t& pos, StampFields& out) {
+  if (text.substr(pos, 3) == "UTC" || text.substr(pos, 3) == "GMT") {
+    pos += 3;
+    out.has_zone = true;
+    return true;
+  }
+  if (const std::size_t length = take_zone_abbreviation(text.substr(pos), out)) {
+    pos += length;
+    return true;
+  }
+  const std::size_t name = Zone::name_length(text.substr(pos));
+  if (name == 0) return false;
+  out.zone_name = text.substr(pos, name);
+  pos += name;
+  return true;
+}
+
+/// %s: epoch seconds of any length, optional fraction: the layout says what it is.
+bool read_epoch_field(std::string_view text, std::size_t& pos, StampFields& out) {
+  std::int64_t seconds = 0;
+  const std::size_t start = pos;
+  while (pos < text.size() && is_digit(text[pos]) && pos - start < 12) seconds = seconds * 10 + (text[pos++] - '0');
+  if (pos == start) return false;
+  std::int64_t fraction = 0;
+  int digits = 0;
+  if (pos + 1 < text.size() && text[pos] == '.' && is_digit(text[pos + 1])) {
+    ++pos;
+    while (pos < text.size() && is_digit(text[pos])) {
+      if (digits < 9) {
+        fraction = fraction * 10 + (text[pos] - '0');
+        ++digits;
+      }
+      ++pos;
+    }
+    for (int i = digits; i < 9; ++i) fraction *= 10;
+  }
+  out.absolute = true;
+  out.has_zone = true;
+  out.instant = to_time_ns(seconds, fraction);
+  out.digits = static_cast<std::uint8_t>(digits);
+  return true;
+}
+
+}  // namespace
+
 bool TimeLayout::read(std::string_view text, StampFields& out) const {
   out = StampFields{};
   std::size_t pos = 0;
@@ -181,54 +229,12 @@ bool TimeLayout::read(std::string_view text, StampFields& out) const {
         out.offset_seconds = sign * (hours * 3600 + minutes * 60);
         break;
       }
-      case 'Z': {  // UTC, GMT, an abbreviation such as PDT or CEST, or a zone identifier such as Europe/Berlin
-        if (text.substr(pos, 3) == "UTC" || text.substr(pos, 3) == "GMT") {
-          pos += 3;
-          out.has_zone = true;
-          break;
-        }
-        int offset = 0;
-        bool ambiguous = false;
-        if (const std::size_t length = read_zone_abbreviation(text.substr(pos), offset, ambiguous)) {
-          out.zone_abbreviation = text.substr(pos, length);
-          if (!ambiguous) {
-            out.has_zone = true;
-            out.offset_seconds = offset;
-          }
-          pos += length;
-          break;
-        }
-        const std::size_t name = Zone::name_length(text.substr(pos));
-        if (name == 0) return false;
-        out.zone_name = text.substr(pos, name);
-        pos += name;
+      case 'Z':
+        if (!read_zone_field(text, pos, out)) return false;
         break;
-      }
-      case 's': {  // epoch seconds of any length, optional fraction: the layout says what it is
-        std::int64_t seconds = 0;
-        const std::size_t start = pos;
-        while (pos < text.size() && is_digit(text[pos]) && pos - start < 12)
-          seconds = seconds * 10 + (text[pos++] - '0');
-        if (pos == start) return false;
-        std::int64_t fraction = 0;
-        int digits = 0;
-        if (pos + 1 < text.size() && text[pos] == '.' && is_digit(text[pos + 1])) {
-          ++pos;
-          while (pos < text.size() && is_digit(text[pos])) {
-            if (digits < 9) {
-              fraction = fraction * 10 + (text[pos] - '0');
-              ++digits;
-            }
-            ++pos;
-          }
-          for (int i = digits; i < 9; ++i) fraction *= 10;
-        }
-        out.absolute = true;
-        out.has_zone = true;
-        out.instant = to_time_ns(seconds, fraction);
-        out.digits = static_cast<std::uint8_t>(digits);
+      case 's':
+        if (!read_epoch_field(text, pos, out)) return false;
         break;
-      }
       default:
         return false;
     }

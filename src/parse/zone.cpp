@@ -263,38 +263,13 @@ Expected<Zone> Zone::load(const std::string& name) {
       break;
     }
   }
-  // Abbreviations ("PST", "CEST") with the offset each stands for in this zone; where one was
-  // used with several offsets over the years, the latest use wins.
-  const std::size_t chars_at = types_at + types * 6;
-  const auto chars = static_cast<std::size_t>(c[5]);
-  auto note_abbreviation = [&](std::size_t type) {
-    const auto index = static_cast<unsigned char>(data[types_at + type * 6 + 5]);
-    if (chars_at + chars > data.size() || index >= chars) return;
-    const std::string_view all(data.data() + chars_at, chars);
-    std::string_view abbreviation = all.substr(index);
-    abbreviation = abbreviation.substr(0, abbreviation.find('\0'));
-    if (abbreviation.empty() || abbreviation.front() == '+' || abbreviation.front() == '-') return;  // "+03"
-    for (auto& [known, offset] : zone.m_abbreviations) {
-      if (known == abbreviation) {
-        offset = offset_of(type);
-        return;
-      }
-    }
-    zone.m_abbreviations.emplace_back(abbreviation, offset_of(type));
-  };
-  for (std::size_t t = 0; t < types; ++t) {
-    if (zone.m_initial_offset == offset_of(t) && data[types_at + t * 6 + 4] == 0) {
-      note_abbreviation(t);
-      break;
-    }
-  }
   for (std::size_t i = 0; i < transitions; ++i) {
     const auto type = static_cast<unsigned char>(data[index_at + i]);
     if (type >= types) return unexpected(make_error(path, "damaged zone file"));
     zone.m_transitions.push_back(read_be(data, block + i * static_cast<std::size_t>(time_size), time_size));
     zone.m_offsets.push_back(offset_of(type));
-    note_abbreviation(type);
   }
+  zone.read_abbreviations(data, types_at, types, static_cast<std::size_t>(c[5]), index_at, transitions);
   // Version 2+: the footer's POSIX TZ rule covers the times after the last transition (slim
   // zone files stop at the present); spell it out as transitions to the last year a stamp may name.
   if (time_size == 8) {
@@ -306,6 +281,37 @@ Expected<Zone> Zone::load(const std::string& name) {
     }
   }
   return zone;
+}
+
+void Zone::read_abbreviations(const std::string& data, std::size_t types_at, std::size_t types, std::size_t chars,
+                              std::size_t index_at, std::size_t transitions) {
+  // Abbreviations ("PST", "CEST") with the offset each stands for in this zone; where one was
+  // used with several offsets over the years, the latest use wins.
+  const std::size_t chars_at = types_at + types * 6;
+  if (chars_at + chars > data.size()) return;
+  const std::string_view all(data.data() + chars_at, chars);
+  auto note = [&](std::size_t type) {
+    const auto index = static_cast<unsigned char>(data[types_at + type * 6 + 5]);
+    if (index >= chars) return;
+    std::string_view abbreviation = all.substr(index);
+    abbreviation = abbreviation.substr(0, abbreviation.find('\0'));
+    if (abbreviation.empty() || abbreviation.front() == '+' || abbreviation.front() == '-') return;  // "+03"
+    const int offset = static_cast<int>(read_be(data, types_at + type * 6, 4));
+    for (auto& [known, known_offset] : m_abbreviations) {
+      if (known == abbreviation) {
+        known_offset = offset;
+        return;
+      }
+    }
+    m_abbreviations.emplace_back(abbreviation, offset);
+  };
+  for (std::size_t t = 0; t < types; ++t) {  // the type in force before the first transition
+    if (data[types_at + t * 6 + 4] == 0) {
+      note(t);
+      break;
+    }
+  }
+  for (std::size_t i = 0; i < transitions; ++i) note(static_cast<unsigned char>(data[index_at + i]));
 }
 
 std::optional<int> Zone::abbreviation_offset(std::string_view abbreviation) const {

@@ -324,6 +324,15 @@ TEST_CASE("Control bytes and invalid UTF-8 in log lines reach the terminal escap
 
 namespace {
 
+/// The times (ns) of `gapscan events` rows, in order.
+std::vector<long long> times(const std::string& out) {
+  std::vector<long long> t;
+  std::istringstream in(out);
+  std::string line;
+  while (std::getline(in, line)) t.push_back(std::stoll(line.substr(line.find('\t') + 1)));
+  return t;
+}
+
 /// The report of one input (as JSON) and its exit status; every line must be accounted for.
 nlohmann::json scan_bad(const std::string& path, int& exit_code, const std::string& args = "") {
   const auto result = run_command(gapscan_command("--output json " + args + path));
@@ -394,13 +403,6 @@ TEST_CASE("Bad inputs: each is read as far as it can be, every line accounted fo
     std::ofstream(dir + "/midnight.log") << "23:59:59.000 a\n00:00:01.000 b\n";
     const auto events = run_command(gapscan_command("events " + dir + "/midnight.log"));
     CHECK(events.out.find("\t-\t") != std::string::npos);
-    const auto times = [](const std::string& out) {
-      std::vector<long long> t;
-      std::istringstream in(out);
-      std::string line;
-      while (std::getline(in, line)) t.push_back(std::stoll(line.substr(line.find('\t') + 1)));
-      return t;
-    };
     const auto midnight = times(events.out);
     REQUIRE(midnight.size() == 2);
     CHECK(midnight[1] - midnight[0] == 2'000'000'000);
@@ -440,13 +442,6 @@ TEST_CASE("Bad inputs: each is read as far as it can be, every line accounted fo
                                     << "Sun Nov  1 01:00:00 PST 2026 c\nSun Nov  1 01:10:00 PST 2026 d\n";
     std::ofstream(dir + "/cdt.log") << "2026-11-01 01:40:00 CDT a\n2026-11-01 01:50:00 CDT b\n"
                                     << "2026-11-01 01:00:00 CST c\n2026-11-01 01:10:00 CST d\n";
-    const auto times = [](const std::string& out) {
-      std::vector<long long> t;
-      std::istringstream in(out);
-      std::string line;
-      while (std::getline(in, line)) t.push_back(std::stoll(line.substr(line.find('\t') + 1)));
-      return t;
-    };
     for (const std::string& args : {"events " + dir + "/pdt.log", "events --tz America/Chicago " + dir + "/cdt.log"}) {
       INFO(args);
       const auto t = times(run_command(gapscan_command(args)).out);

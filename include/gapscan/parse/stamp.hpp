@@ -67,4 +67,7 @@ int read_month_name(std::string_view text, std::size_t& length);
 /// only the input's zone (--tz) can resolve. 0 when `text` does not start with one.
 std::size_t read_zone_abbreviation(std::string_view text, int& offset_seconds, bool& ambiguous);
 
+/// The same, stored in `out`: zone_abbreviation, and has_zone with the offset when unambiguous.
+std::size_t take_zone_abbreviation(std::string_view text, StampFields& out);
+
 }  // namespace gapscan::parse

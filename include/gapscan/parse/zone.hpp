@@ -56,6 +56,10 @@ class Zone {
   /// last one, up to `until_year`; an unreadable rule adds nothing.
   void extend_with_rule(const std::string& rule, std::int64_t until_year);
 
+  /// Reads the abbreviation of each type used (TZif counts and offsets as in load()).
+  void read_abbreviations(const std::string& data, std::size_t types_at, std::size_t types, std::size_t chars,
+                          std::size_t index_at, std::size_t transitions);
+
   std::string m_name;
   int m_initial_offset = 0;                                  // before the first transition (or always, if none)
   std::vector<std::int64_t> m_transitions;                   // UTC seconds, ascending
