@@ -15,8 +15,9 @@ GAPSCAN_BUILD_PACKAGES=(
 # tzdata for the --tz tests; python3 for the seed incidents' log generators (tests/seed).
 # iproute2 (ip, nstat), nftables, dnsmasq-base and curl for the network-fault tests (tests/netfaults);
 # jq for the documentation's command lines (tests/docs/check_commands.sh); python3-markdown to
-# render the Markdown report in its test (tests/report/check_outputs.py).
-GAPSCAN_TEST_PACKAGES=(memcached redis-server php-cli php-memcached php-redis procps tzdata python3 iproute2 nftables dnsmasq-base curl jq python3-markdown)
+# render the Markdown report in its test (tests/report/check_outputs.py); chromium to load the HTML
+# report headless in its test (tests/report/check_html_chromium.py).
+GAPSCAN_TEST_PACKAGES=(memcached redis-server php-cli php-memcached php-redis procps tzdata python3 iproute2 nftables dnsmasq-base curl jq python3-markdown chromium)
 # Fuzzing (scripts/fuzz.sh): clang with libFuzzer and the sanitizers' runtime; zstd for seeds.
 GAPSCAN_FUZZ_PACKAGES=(clang libclang-rt-14-dev python3 zstd)
 # CI extras: format and lint checks; python3 for the corpus scorer (bench/score_corpus.sh);

@@ -5,7 +5,7 @@ _gapscan() {
 
     local commands="scan events causes patterns formats help"
     local scan_options="--help --output --patterns --group-by --idle-timeout --format-file --include
-        --exclude --year --tz --jobs --color --quiet --explain --derived-streams --fail-on --trigger --version"
+        --exclude --year --tz --jobs --color --report --quiet --explain --derived-streams --fail-on --trigger --version"
     local events_options="--help --output --group-by --format-file --include --exclude --year --tz"
     local presets="nginx-combined nginx-main nginx-cache apache-combined apache-combined-time varnishncsa
         varnishncsa-cache"
@@ -21,7 +21,8 @@ _gapscan() {
     done
 
     case $prev in
-        -o | --output) COMPREPLY=($(compgen -W "text json markdown" -- "$cur")); return ;;
+        -o | --output) COMPREPLY=($(compgen -W "text json markdown html" -- "$cur")); return ;;
+        --report) _filedir; return ;;
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         --patterns) _filedir -d; return ;;
         --format-file) COMPREPLY=($(compgen -W "$presets" -- "$cur")); _filedir toml; return ;;

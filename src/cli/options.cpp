@@ -24,7 +24,9 @@ po::options_description scan_description(ScanOptions& options, std::string& outp
   description.add_options()
       ("help,h", po::bool_switch(&options.help), "show this help")
       ("output,o", po::value(&output)->default_value("text"),
-       "report format: text, json or markdown (for an issue tracker)")
+       "report format: text, json, markdown (for an issue tracker) or html (one self-contained page with plots)")
+      ("report", po::value(&options.config.report_file),
+       "write the report to this file instead of stdout (text without colour, 80 columns)")
       ("patterns", po::value(&options.config.patterns_dir),
        "read the cause catalog from this folder of *.toml files instead of the built-in one")
       ("group-by", po::value(&group_by)->default_value("auto"),
@@ -157,8 +159,10 @@ Expected<ScanOptions> parse_scan_options(const std::vector<std::string>& args) {
     options.config.output = OutputFormat::json;
   } else if (output == "markdown" || output == "md") {
     options.config.output = OutputFormat::markdown;
+  } else if (output == "html") {
+    options.config.output = OutputFormat::html;
   } else {
-    return unexpected(unknown_value("output format", output, {"text", "json", "markdown"}));
+    return unexpected(unknown_value("output format", output, {"text", "json", "markdown", "html"}));
   }
   if (options.config.color != "auto" && options.config.color != "always" && options.config.color != "never") {
     return unexpected(unknown_value("--color value", options.config.color, {"auto", "always", "never"}));

@@ -5,6 +5,12 @@
 #include <gapscan/core/interrupt.hpp>
 #include <gapscan/report/printers.hpp>
 
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
 namespace gapscan::cli {
 
 int scan_command(const std::vector<std::string>& args) {
@@ -17,6 +23,17 @@ int scan_command(const std::vector<std::string>& args) {
     write_stdout(scan_usage());
     return k_exit_ok;
   }
+  // The report file is opened before the scan, so that a long scan does not end in an error.
+  std::ofstream report_file;
+  const std::string& report_path = options->config.report_file;
+  if (!report_path.empty()) {
+    report_file.open(report_path, std::ios::binary | std::ios::trunc);
+    if (!report_file) {
+      print_diagnostic(make_error(report_path, fmt::format("cannot write the report: {}", std::strerror(errno)),
+                                  "give --report a path in a writable folder"));
+      return k_exit_usage;
+    }
+  }
   install_interrupt_handlers();
   int exit_code = k_exit_ok;
   auto report = run_scan(options->config, exit_code);
@@ -26,11 +43,28 @@ int scan_command(const std::vector<std::string>& args) {
   }
   for (const Diagnostic& diagnostic : report->diagnostics) print_diagnostic(diagnostic);
   const OutputFormat output = options->config.output;
-  const std::string text = output == OutputFormat::json ? report::render_json(*report)
-                           : output == OutputFormat::markdown
-                               ? report::render_markdown(*report)
-                               : report::render_text(*report, {use_color(options->config.color), output_width()});
-  write_stdout(text);
+  std::string text;
+  if (output == OutputFormat::json) {
+    text = report::render_json(*report);
+  } else if (output == OutputFormat::markdown) {
+    text = report::render_markdown(*report);
+  } else if (output == OutputFormat::html) {
+    text = report::render_html(*report);
+  } else if (report_file.is_open()) {
+    text = report::render_text(*report, {options->config.color == "always", 80});
+  } else {
+    text = report::render_text(*report, {use_color(options->config.color), output_width()});
+  }
+  if (report_file.is_open()) {
+    report_file << text;
+    report_file.close();
+    if (!report_file) {
+      print_diagnostic(make_error(report_path, "cannot write the report (disk full?)"));
+      return k_exit_usage;
+    }
+  } else {
+    write_stdout(text);
+  }
   if (options->config.fail_on >= 0 && exit_code < 128) {
     for (const report::Finding& finding : report->findings) {
       if (finding.cause != "unknown" && finding.confidence >= options->config.fail_on) return k_exit_found;

@@ -328,7 +328,8 @@ struct Analyzer::Cluster {
   std::uint64_t top_members = 0;
   std::uint64_t top_gaps = 0;
   double top_share = -1;
-  std::uint64_t last_stream = 0;  // 1 + the id of the last stream counted in `streams`
+  std::shared_ptr<const Timeline> top_timeline;  // the top request's stretch holding most of its mode
+  std::uint64_t last_stream = 0;                 // 1 + the id of the last stream counted in `streams`
 };
 
 Analyzer::Analyzer(AnalyzerOptions options)
@@ -366,6 +367,7 @@ void Analyzer::add(const stream::StreamWindow& window) {
   if (!window.key.empty()) ++m_summary.keyed_windows;
   sample_lattice_gaps(window, series);
   sample_stall_ends(window, series);
+  m_timelines.add(window, series);
   if (series.gaps.size() < static_cast<std::size_t>(m_options.min_members)) return;
   ++m_summary.windows_scanned;
   scan_stream(window, series, true);
@@ -511,7 +513,7 @@ void Analyzer::scan_gap_modes(const stream::StreamWindow& window, const stats::G
     if (found.centre_ns < stats::k_min_resolution_ticks * static_cast<double>(series.resolution)) continue;
     detections.best_log10_p = std::min(detections.best_log10_p, mode.log10_p);
     detections.modes.push_back(found);
-    if (primary) add_mode(window, std::move(members), mode.log10_p, series.gaps.size(), series.span);
+    if (primary) add_mode(window, series, mode.members, std::move(members), mode.log10_p);
   }
 }
 
@@ -567,8 +569,10 @@ void Analyzer::keep_stream(StreamDetections detections) {
   }
 }
 
-void Analyzer::add_mode(const stream::StreamWindow& window, std::vector<DurationNs> members, double log10_p,
-                        std::size_t window_gaps, DurationNs span) {
+void Analyzer::add_mode(const stream::StreamWindow& window, const stats::GapSeries& series,
+                        const std::vector<std::uint32_t>& member_ids, std::vector<DurationNs> members, double log10_p) {
+  const std::size_t window_gaps = series.gaps.size();
+  const DurationNs span = series.span;
   std::sort(members.begin(), members.end());
   std::vector<double> values(members.begin(), members.end());
   double centre = 0, lo = 0, hi = 0;
@@ -616,6 +620,7 @@ void Analyzer::add_mode(const stream::StreamWindow& window, std::vector<Duration
     cluster->top_members = members.size();
     cluster->top_gaps = window_gaps;
     cluster->top_share = share;
+    cluster->top_timeline = std::make_shared<const Timeline>(TimelineKeeper::capture_most(window, series, member_ids));
   }
 }
 
@@ -638,6 +643,7 @@ void Analyzer::absorb(Cluster& into, const Cluster& from) const {
     into.top_members = from.top_members;
     into.top_gaps = from.top_gaps;
     into.top_share = from.top_share;
+    into.top_timeline = from.top_timeline;
   }
 }
 
@@ -676,6 +682,7 @@ Finding Analyzer::finding_from_cluster(const Cluster& cluster) const {
   finding.top_request_members = cluster.top_members;
   finding.top_request_gaps = cluster.top_gaps;
   finding.top_request_share = std::max(0.0, cluster.top_share);
+  if (cluster.top_timeline) finding.timeline = *cluster.top_timeline;
   return finding;
 }
 
@@ -699,8 +706,24 @@ DetectionResult Analyzer::finish() {
   result.runs = ranked_runs();
   result.streams = ranked_streams();
   test_pooled_lattice(result);
+  attach_timelines(result.findings);
   result.summary = m_summary;
   return result;
+}
+
+void Analyzer::attach_timelines(std::vector<Finding>& findings) const {
+  for (Finding& finding : findings) {
+    if (finding.values != ValueKind::gap || finding.shape == Shape::periodic) continue;
+    const double margin = std::max(finding.centre_ns * 0.005, static_cast<double>(m_summary.typical_resolution));
+    const double lo = finding.lo_ns - margin, hi = finding.hi_ns + margin;
+    if (finding.timeline) {
+      // The top request's own stretch (a request's mode): its stalls counted in this interval.
+      finding.timeline->lo_ns = lo;
+      finding.timeline->hi_ns = hi;
+    } else {
+      finding.timeline = m_timelines.worst(lo, hi, finding.top_request);
+    }
+  }
 }
 
 void Analyzer::summarise_pool() {

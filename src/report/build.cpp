@@ -9,6 +9,41 @@ LineRef make_line(const stats::EvidenceLine& line, const source::SourceTable& so
   return LineRef{fmt::format("{}:{}", sources.name(line.location.source), line.location.line), line.text};
 }
 
+Timeline make_timeline(const detect::Timeline& t, const source::SourceTable& sources) {
+  Timeline out;
+  out.request = t.stream;
+  out.window_lines = t.window_lines;
+  out.first_index = t.first_index;
+  out.lo_ms = t.lo_ns / 1e6;
+  out.hi_ms = t.hi_ns / 1e6;
+  out.first = make_line(t.first, sources);
+  out.last = make_line(t.last, sources);
+  double longest = 0;
+  for (std::size_t i = 0; i < t.points.size(); ++i) {
+    const detect::Timeline::Point& p = t.points[i];
+    Timeline::Point point;
+    point.offset_ms = static_cast<double>(p.offset) / 1e6;
+    point.where = fmt::format("{}:{}", sources.name(p.location.source), p.location.line);
+    if (i > 0) {
+      const auto gap = static_cast<double>(p.offset - t.points[i - 1].offset);
+      point.gap_ms = gap / 1e6;
+      point.stall = gap > 0 && gap >= t.lo_ns && gap <= t.hi_ns;
+      if (point.stall) {
+        ++out.stalls;
+        out.stall_ms += point.gap_ms;
+        if (gap > longest) {
+          longest = gap;
+          out.longest = i;
+        }
+      }
+    }
+    out.points.push_back(std::move(point));
+  }
+  out.span_ms = out.points.empty() ? 0 : out.points.back().offset_ms;
+  out.stall_share = out.span_ms > 0 ? out.stall_ms / out.span_ms : 0;
+  return out;
+}
+
 /// The periodic, trigger and lattice details of a finding.
 void add_details(Finding& out, const detect::Finding& f, const RunResults& results) {
   if (f.periodic) {
@@ -42,6 +77,7 @@ void add_details(Finding& out, const detect::Finding& f, const RunResults& resul
     }
     out.trigger = std::move(trigger);
   }
+  if (f.timeline) out.timeline = make_timeline(*f.timeline, *results.sources);
   if (f.lattice) {
     out.lattice = Finding::OnLattice{f.lattice->base_ns / 1e6, f.lattice->offset_ns / 1e6, f.lattice->share,
                                      f.lattice->occupied,      f.lattice->modes,           f.lattice->keeps_clock};
@@ -75,6 +111,10 @@ void add_cause(Finding& out, const catalog::Suspect& suspect, const detect::Find
       out.delay_value_ms = best.delay->value_ms;
       out.delay_tolerance_ms = best.delay->tolerance_ms;
       out.delay_late_ms = best.delay->late_ms;
+      out.delay_window_lo_ms =
+          best.delay->late_ms > 0 ? best.delay->value_ms : best.delay->value_ms - best.delay->tolerance_ms;
+      out.delay_window_hi_ms =
+          best.delay->value_ms + (best.delay->late_ms > 0 ? best.delay->late_ms : best.delay->tolerance_ms);
       out.delay_label = best.delay->label;
       out.delay_compare_upper = best.delay->compare_upper;
       out.delay_offset_ms = best.offset_ms;

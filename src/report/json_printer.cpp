@@ -17,6 +17,29 @@ double round_to(double value, int digits) {
 
 Json line_json(const LineRef& line) { return Json{{"where", line.where}, {"text", line.text}}; }
 
+Json timeline_json(const Timeline& t) {
+  Json points = Json::array();
+  for (const Timeline::Point& p : t.points) {
+    points.push_back(Json{{"offset_ms", round_to(p.offset_ms, 4)},
+                          {"where", p.where},
+                          {"gap_ms", round_to(p.gap_ms, 4)},
+                          {"stall", p.stall}});
+  }
+  return Json{{"request", t.request},
+              {"lines", t.window_lines},
+              {"first_index", t.first_index},
+              {"span_ms", round_to(t.span_ms, 4)},
+              {"lo_ms", round_to(t.lo_ms, 4)},
+              {"hi_ms", round_to(t.hi_ms, 4)},
+              {"stalls", t.stalls},
+              {"stall_ms", round_to(t.stall_ms, 4)},
+              {"stall_share", round_to(t.stall_share, 4)},
+              {"longest", t.longest},
+              {"first", line_json(t.first)},
+              {"last", line_json(t.last)},
+              {"points", std::move(points)}};
+}
+
 /// Rank, cause, confidence, interval, counts and p-values.
 void add_basics(Json& j, const Finding& f) {
   j["rank"] = f.rank;
@@ -148,6 +171,7 @@ void add_evidence(Json& j, const Finding& f) {
                           {"members", f.top_request_members},
                           {"gaps", f.top_request_gaps},
                           {"wall_share", round_to(f.top_request_share, 4)}};
+  j["timeline"] = f.timeline ? timeline_json(*f.timeline) : Json();
   Json evidence = Json::array();
   for (const EvidenceResult& e : f.evidence) {
     evidence.push_back(Json{{"pattern", e.pattern},

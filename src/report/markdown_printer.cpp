@@ -110,6 +110,18 @@ void suspect(std::string& out, const Finding& f, const std::vector<std::uint64_t
       out += fenced("text", picture[0] + "\n" + picture[1] + "\n" + picture[2] + "\n");
     }
   }
+  if (f.timeline) {
+    const Timeline& t = *f.timeline;
+    const auto picture = timeline_lines(t, 60);
+    if (picture.size() == 3) {
+      out += fmt::format("Timeline of {}, lines {}–{} of {}: {} stall{} of {}–{} (█) = {}, {} of {}:\n\n",
+                         t.request.empty() ? std::string("the whole input") : "request " + code(t.request),
+                         count(t.first_index + 1), count(t.first_index + t.points.size()), count(t.window_lines),
+                         count(t.stalls), t.stalls == 1 ? "" : "s", duration(t.lo_ms), duration(t.hi_ms),
+                         duration(t.stall_ms), percent(t.stall_share), duration(t.span_ms));
+      out += fenced("text", "lines  " + picture[0] + "\nstalls " + picture[1] + "\n       " + picture[2] + "\n");
+    }
+  }
   if (!f.examples.empty()) {
     const GapExample& example = f.examples.front();
     out +=

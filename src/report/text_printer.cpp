@@ -246,12 +246,35 @@ void print_histogram(std::string& out, const Finding& f, const Analysis& a, std:
   out += fmt::format("    {:<11}{}  (log axis; bar height: log of the count)\n", "", lines[2]);
 }
 
+/// The worst request's lines on a time axis, its stalls (gaps in the interval) marked.
+void print_timeline(std::string& out, const Finding& f, std::size_t width) {
+  if (!f.timeline) return;
+  const Timeline& t = *f.timeline;
+  const std::size_t columns = std::clamp<std::size_t>(width > 15 ? width - 15 : 16, 16, 160);
+  const auto lines = timeline_lines(t, columns);
+  if (lines.size() != 3) return;
+  out += fmt::format("    {:<11}{}, lines {}–{} of {}: {} stall{} of {}–{} = {} ({} of {})\n", "Timeline",
+                     t.request.empty() ? std::string("whole input") : "request " + t.request, count(t.first_index + 1),
+                     count(t.first_index + t.points.size()), count(t.window_lines), count(t.stalls),
+                     t.stalls == 1 ? "" : "s", duration(t.lo_ms), duration(t.hi_ms), duration(t.stall_ms),
+                     percent(t.stall_share), duration(t.span_ms));
+  out += fmt::format("    {:<11}{}\n", "  lines", lines[0]);
+  out += fmt::format("    {:<11}{}\n", "  stalls", lines[1]);
+  out += fmt::format("    {:<11}{}\n", "", lines[2]);
+  if (t.longest > 0) {
+    const Timeline::Point& after = t.points[t.longest];
+    out += fmt::format("    {:<11}{} at +{}, before {}\n", "  longest", duration(after.gap_ms),
+                       duration(after.offset_ms - after.gap_ms), after.where);
+  }
+}
+
 void print_finding(std::string& out, const Finding& f, const Analysis& a, const TextStyle& style, bool explain) {
   out += fmt::format("#{}  {}\n", f.rank, f.title);
   out += fmt::format("    {} · confidence {:.2f} · {}\n", f.likely ? "likely" : "possible", f.confidence, f.cause);
   print_values(out, f);
   print_histogram(out, f, a, style.width);
   print_lattice_and_worst(out, f);
+  print_timeline(out, f, style.width);
   print_strength(out, f);
   print_evidence(out, f);
   print_typical(out, f);
@@ -301,7 +324,8 @@ void print_gap_summary(std::string& out, const Analysis& a) {
 }
 
 /// ANSI colour on the report's own layout, after log text was made safe: headings and suspect
-/// titles bold, the tier green (likely) or yellow, the histogram's marks red. Only lines that
+/// titles bold, the tier green (likely) or yellow, the histogram's marks and the timeline's
+/// stalls red. Only lines that
 /// start as the report's own do (a log line is always indented behind its file:line), so log
 /// text cannot take colour.
 std::string colorize(const std::string& text) {
@@ -324,6 +348,8 @@ std::string colorize(const std::string& text) {
       line = "    " + std::string(green) + "likely" + std::string(reset) + line.substr(10);
     } else if (line.starts_with("    possible · ")) {
       line = "    " + std::string(yellow) + "possible" + std::string(reset) + line.substr(12);
+    } else if (line.starts_with("      stalls   ") && line.size() > 15) {
+      line = line.substr(0, 15) + std::string(red) + line.substr(15) + std::string(reset);
     } else if (marks_next) {
       const std::size_t first = line.find('^'), last = line.rfind('^');
       if (first != std::string::npos) {

@@ -1,11 +1,22 @@
 #include <gapscan/report/units.hpp>
 
+#include <gapscan/report/model.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 
 namespace gapscan::report {
+namespace {
+
+/// Columns, not bytes: "µ" is two bytes and one column.
+std::size_t columns_of(const std::string& text) {
+  return static_cast<std::size_t>(
+      std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xc0) != 0x80; }));
+}
+
+}  // namespace
 
 // Log lines are copied as they were written, and a log can hold anything.
 std::string terminal_safe(std::string_view text) {
@@ -113,16 +124,46 @@ std::vector<std::string> histogram_lines(const std::vector<std::uint64_t>& count
     marks += lo_ms > 0 && to > lo_ms && from <= hi_ms ? '^' : ' ';
   }
   while (!marks.empty() && marks.back() == ' ') marks.pop_back();
-  // Columns, not bytes: "µ" is two bytes and one column.
-  const auto shown = [](const std::string& text) {
-    return static_cast<std::size_t>(
-        std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xc0) != 0x80; }));
-  };
   const std::string left = duration(lower_ms(first)), right = duration(lower_ms(last + 1));
   std::string axis = left;
-  axis += columns > shown(left) + shown(right) ? std::string(columns - shown(left) - shown(right), ' ') : "  ";
+  axis += columns > columns_of(left) + columns_of(right)
+              ? std::string(columns - columns_of(left) - columns_of(right), ' ')
+              : "  ";
   axis += right;
   return {bars, marks, axis};
+}
+
+std::vector<std::string> timeline_lines(const Timeline& timeline, std::size_t width) {
+  if (timeline.span_ms <= 0 || width < 8 || timeline.points.empty()) return {};
+  const double per_column = timeline.span_ms / static_cast<double>(width);
+  const auto column_of = [&](double ms) {
+    return std::min(width - 1, static_cast<std::size_t>(std::max(0.0, ms / per_column)));
+  };
+  std::vector<std::uint64_t> lines(width, 0);
+  std::vector<double> stalled(width, 0);  // ms of each column's time inside a stall
+  for (std::size_t i = 0; i < timeline.points.size(); ++i) {
+    const Timeline::Point& point = timeline.points[i];
+    ++lines[column_of(point.offset_ms)];
+    if (!point.stall || i == 0) continue;
+    const double from = timeline.points[i - 1].offset_ms, to = point.offset_ms;
+    for (std::size_t c = column_of(from); c <= column_of(to); ++c) {
+      const double lo = std::max(from, static_cast<double>(c) * per_column);
+      const double hi = std::min(to, static_cast<double>(c + 1) * per_column);
+      if (hi > lo) stalled[c] += hi - lo;
+    }
+  }
+  std::string line_row, stall_row;
+  for (std::size_t c = 0; c < width; ++c) {
+    line_row += lines[c] == 0 ? " " : lines[c] == 1 ? "╷" : lines[c] <= 4 ? "│" : "┃";
+    stall_row += stalled[c] >= per_column / 2 ? "█" : stalled[c] > 0 ? "▒" : " ";
+  }
+  while (!stall_row.empty() && stall_row.back() == ' ') stall_row.pop_back();
+  const std::string left = "0", right = duration(timeline.span_ms);
+  std::string axis = left;
+  axis += width > columns_of(left) + columns_of(right) ? std::string(width - columns_of(left) - columns_of(right), ' ')
+                                                       : "  ";
+  axis += right;
+  return {line_row, stall_row, axis};
 }
 
 }  // namespace gapscan::report

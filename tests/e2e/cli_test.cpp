@@ -37,7 +37,7 @@ TEST_CASE("Version, help and the command table", "[e2e][cli]") {
 TEST_CASE("Usage errors exit 2 with a message", "[e2e][cli]") {
   const auto bad = run_command(gapscan_command("--output yaml x.log"), true);
   CHECK(bad.exit_code == 2);
-  CHECK(bad.out == "gapscan: error: unknown output format 'yaml' (use text, json, markdown)\n");
+  CHECK(bad.out == "gapscan: error: unknown output format 'yaml' (use text, json, markdown, html)\n");
   const auto unknown = run_command(gapscan_command("--frobnicate"), true);
   CHECK(unknown.exit_code == 2);
   CHECK(unknown.out.find("gapscan: error: unrecognised option '--frobnicate'") == 0);
@@ -45,6 +45,35 @@ TEST_CASE("Usage errors exit 2 with a message", "[e2e][cli]") {
   CHECK(trigger.exit_code == 2);
   CHECK(trigger.out.find("--trigger") != std::string::npos);
   CHECK(trigger.out.find("invalid regular expression") != std::string::npos);
+}
+
+TEST_CASE("The report option writes the report to a file, and an unwritable one fails before the scan", "[e2e][cli]") {
+  const std::string sample = std::string(GAPSCAN_SOURCE_DIR) + "/samples/memcached-nagle.log";
+  const std::string path = "gapscan_cli_test_report.html";
+  std::remove(path.c_str());
+  const auto written = run_command(gapscan_command("--output html --report " + path + " " + sample));
+  CHECK(written.exit_code == 0);
+  CHECK(written.out.empty());  // nothing on stdout
+  std::ifstream in(path);
+  std::stringstream page;
+  page << in.rdbuf();
+  CHECK(page.str().rfind("<!DOCTYPE html>", 0) == 0);
+  CHECK(page.str().find("nagle_delack_noreply_pipeline") != std::string::npos);
+  CHECK(page.str().find("data-plot=\"timeline\"") != std::string::npos);
+  std::remove(path.c_str());
+  // Text into a file: no colour even when asked for auto, 80 columns.
+  const std::string text_path = "gapscan_cli_test_report.txt";
+  CHECK(run_command(gapscan_command("--report " + text_path + " " + sample)).exit_code == 0);
+  std::ifstream text_in(text_path);
+  std::stringstream text;
+  text << text_in.rdbuf();
+  CHECK(text.str().find("Profile") == 0);
+  CHECK(text.str().find('\x1b') == std::string::npos);
+  std::remove(text_path.c_str());
+
+  const auto unwritable = run_command(gapscan_command("--report /nonexistent/dir/r.html " + sample), true);
+  CHECK(unwritable.exit_code == 2);
+  CHECK(unwritable.out.find("gapscan: /nonexistent/dir/r.html: error: cannot write the report") == 0);
 }
 
 TEST_CASE("A missing input is named, the others are still read, exit 1", "[e2e][cli]") {

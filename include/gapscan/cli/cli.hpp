@@ -22,7 +22,7 @@ inline constexpr int k_exit_input_error = 1;
 inline constexpr int k_exit_usage = 2;
 inline constexpr int k_exit_found = 3;
 
-enum class OutputFormat { text, json, markdown };
+enum class OutputFormat { text, json, markdown, html };
 
 struct NamedText {
   std::string name;
@@ -50,6 +50,7 @@ struct ScanConfig {
   double fail_on = -1;                ///< --fail-on: exit 3 when a named suspect has this confidence; < 0: off
   bool quiet = false;                 ///< --quiet: no progress line on stderr
   std::string color = "auto";         ///< --color: auto, always or never
+  std::string report_file;            ///< --report: write the report to this file instead of stdout
 };
 
 /// Runs the whole pipeline. `exit_code` receives 0 or k_exit_input_error; a catalog that

@@ -3,6 +3,7 @@
 // finds across requests, and at the end runs the pooled test over all requests.
 
 #include <gapscan/detect/finding.hpp>
+#include <gapscan/detect/timeline.hpp>
 #include <gapscan/stats/gap_pool.hpp>
 #include <gapscan/stream/stream_table.hpp>
 
@@ -48,8 +49,9 @@ class Analyzer {
 
  private:
   struct Cluster;
-  void add_mode(const stream::StreamWindow& window, std::vector<DurationNs> members, double log10_p,
-                std::size_t window_gaps, DurationNs span);
+  /// Joins a request's mode (`member_ids`: indices into series.gaps) to the nearest cluster.
+  void add_mode(const stream::StreamWindow& window, const stats::GapSeries& series,
+                const std::vector<std::uint32_t>& member_ids, std::vector<DurationNs> members, double log10_p);
   void absorb(Cluster& into, const Cluster& from) const;
   void merge_clusters();
   Finding finding_from_cluster(const Cluster& cluster) const;
@@ -102,6 +104,8 @@ class Analyzer {
   std::vector<Finding> trigger_findings();
   std::vector<Finding> renewal_findings();
   void tag_lattice_modes(DetectionResult& result, const std::vector<double>& gaps) const;
+  /// Gives each gap finding (not periodic) the timeline of its worst request.
+  void attach_timelines(std::vector<Finding>& findings) const;
 
   AnalyzerOptions m_options;
   stats::GapPool m_pool;
@@ -130,6 +134,7 @@ class Analyzer {
   std::uint64_t m_lattice_threshold = UINT64_MAX;                  // hashes at or above it are not kept
   std::vector<std::unique_ptr<Cluster>> m_clusters;
   TriggerAligner m_triggers;
+  TimelineKeeper m_timelines;
   struct RenewalHit {
     Renewal renewal;
     std::string stream;

@@ -5,6 +5,7 @@
 #include <gapscan/detect/periodicity.hpp>
 #include <gapscan/detect/quantisation.hpp>
 #include <gapscan/detect/renewal.hpp>
+#include <gapscan/detect/timeline.hpp>
 #include <gapscan/detect/triggers.hpp>
 #include <gapscan/stats/gap_pool.hpp>
 
@@ -108,6 +109,8 @@ struct Finding {
   double top_request_share = 0;
 
   std::vector<stats::GapSample> samples;  ///< example gaps near the centre, closest first
+  /// The stretch of one request holding the most gaps in [lo, hi] (gap findings, not periodic).
+  std::optional<Timeline> timeline;
 };
 
 /// What the analysis saw, for the report's accounting.

@@ -35,6 +35,28 @@ struct EvidenceResult {
   std::string example;  ///< a line that matched (cut), empty when none did
 };
 
+/// The lines of the request where a finding weighs most (a stretch of at most 400 lines), on a
+/// time axis, each gap in the finding's interval marked as a stall.
+struct Timeline {
+  std::string request;             ///< request id, or empty for a whole-input stream
+  std::uint64_t window_lines = 0;  ///< lines of the request (of its window) in all
+  std::uint64_t first_index = 0;   ///< the stretch's first line, counted from the request's first (0)
+  double span_ms = 0;              ///< from the stretch's first line to its last
+  double lo_ms = 0, hi_ms = 0;     ///< a gap in this interval is a stall of the finding
+  struct Point {
+    double offset_ms = 0;  ///< since the stretch's first line
+    std::string where;     ///< "file:line"
+    double gap_ms = 0;     ///< since the previous point (0 for the first)
+    bool stall = false;    ///< the gap before it is in [lo_ms, hi_ms]
+  };
+  std::vector<Point> points;
+  std::uint64_t stalls = 0;
+  double stall_ms = 0;      ///< their sum
+  double stall_share = 0;   ///< of span_ms
+  std::size_t longest = 0;  ///< index of the point after the longest stall (0: none)
+  LineRef first, last;
+};
+
 struct Alternative {
   std::string cause;
   std::string title;
@@ -70,7 +92,9 @@ struct Finding {
 
   std::optional<double> delay_value_ms;
   std::optional<double> delay_tolerance_ms;
-  double delay_late_ms = 0;  ///< a range window: the band may end up to this far above the value
+  double delay_late_ms = 0;       ///< a range window: the band may end up to this far above the value
+  double delay_window_lo_ms = 0;  ///< the catalog window drawn (value ± tolerance, or value to value + late)
+  double delay_window_hi_ms = 0;  ///< 0: no catalog value
   std::string delay_label;
   bool delay_compare_upper = false;         ///< the value is where the band ends, not its centre
   double delay_offset_ms = 0;               ///< centre (or band end) minus the catalog value (or its satellite)
@@ -151,6 +175,8 @@ struct Finding {
   std::uint64_t top_request_members = 0;
   std::uint64_t top_request_gaps = 0;
   double top_request_share = 0;
+
+  std::optional<Timeline> timeline;  ///< its worst request's lines; none for periodic and duration findings
 
   std::vector<EvidenceResult> evidence;
   std::vector<GapExample> examples;

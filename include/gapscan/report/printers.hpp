@@ -25,4 +25,8 @@ std::string render_json(const Report& report);
 /// its evidence, a fenced example and the commands to confirm and fix it.
 std::string render_markdown(const Report& report);
 
+/// One self-contained HTML page (no script, no network): the profile, SVG plots of each suspect's
+/// gaps and of its worst request's timeline, the evidence and the commands (docs/reports.md).
+std::string render_html(const Report& report);
+
 }  // namespace gapscan::report

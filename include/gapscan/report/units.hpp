@@ -28,6 +28,13 @@ std::string p_value(double log10_p);
 std::vector<std::string> histogram_lines(const std::vector<std::uint64_t>& counts, double lo_ms, double hi_ms,
                                          std::size_t width);
 
+struct Timeline;
+
+/// A picture of a timeline in at most `width` columns, as three lines: the lines (a column shows
+/// ╷ for one line, │ for up to four, ┃ for more), the stalls (█ where they cover at least half of
+/// a column's time, ▒ where less) and the axis from 0 to the span. Empty when it has no span.
+std::vector<std::string> timeline_lines(const Timeline& timeline, std::size_t width);
+
 /// Log text as a terminal or a Markdown page may show it: control bytes other than newline and
 /// tab (an escape sequence would be obeyed by a terminal), DEL, C1 controls and bytes that are
 /// not UTF-8 are written as \xNN; valid UTF-8 (the report's own → × µ, and the lines' text) is
