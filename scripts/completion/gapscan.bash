@@ -5,7 +5,7 @@ _gapscan() {
 
     local commands="scan events causes patterns formats help"
     local scan_options="--help --output --patterns --group-by --idle-timeout --format-file --include
-        --exclude --year --tz --jobs --color --report --quiet --explain --derived-streams --fail-on --trigger --version"
+        --exclude --year --tz --jobs --color --report --follow --quiet --explain --derived-streams --fail-on --trigger --version"
     local events_options="--help --output --group-by --format-file --include --exclude --year --tz"
     local presets="nginx-combined nginx-main nginx-cache apache-combined apache-combined-time varnishncsa
         varnishncsa-cache"

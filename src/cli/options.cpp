@@ -9,6 +9,7 @@
 #include <boost/program_options.hpp>
 
 #include <cstdlib>
+#include <filesystem>
 #include <optional>
 #include <sstream>
 
@@ -25,6 +26,9 @@ po::options_description scan_description(ScanOptions& options, std::string& outp
       ("help,h", po::bool_switch(&options.help), "show this help")
       ("output,o", po::value(&output)->default_value("text"),
        "report format: text, json, markdown (for an issue tracker) or html (one self-contained page with plots)")
+      ("follow,f", po::bool_switch(&options.config.follow),
+       "follow one growing file or standard input (like tail -F): print each suspect when it becomes "
+       "likely, and the whole report when the input ends or on Ctrl-C")
       ("report", po::value(&options.config.report_file),
        "write the report to this file instead of stdout (text without colour, 80 columns)")
       ("patterns", po::value(&options.config.patterns_dir),
@@ -171,6 +175,14 @@ Expected<ScanOptions> parse_scan_options(const std::vector<std::string>& args) {
   if (!by) return unexpected(by.error());
   options.config.group_by = std::move(*by);
   if (options.config.jobs == 0) return unexpected(usage_error("--jobs must be at least 1", ""));
+  if (options.config.follow) {
+    if (options.config.paths.size() > 1)
+      return unexpected(usage_error("--follow follows one file or standard input", "run one gapscan per file"));
+    std::error_code error;
+    if (!options.config.paths.empty() && std::filesystem::is_directory(options.config.paths.front(), error))
+      return unexpected(
+          usage_error("--follow follows one file or standard input, not a folder", "name the file that grows"));
+  }
   if (auto error = time_options(options.config.year, tz, options.config.zone)) {
     return unexpected(*error);
   }

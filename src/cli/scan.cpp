@@ -13,6 +13,7 @@
 #include <gapscan/parse/message_template.hpp>
 #include <gapscan/parse/record_reader.hpp>
 #include <gapscan/report/build.hpp>
+#include <gapscan/source/follow.hpp>
 #include <gapscan/source/input.hpp>
 #include <gapscan/source/line_reader.hpp>
 #include <gapscan/stream/stream_table.hpp>
@@ -21,6 +22,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <map>
@@ -90,6 +92,7 @@ struct Pipeline {
   stream::StreamTable* streams = nullptr;
   detect::DurationAnalyzer* durations = nullptr;
   std::shared_ptr<const std::vector<parse::FormatInfo>> user_formats;
+  std::uint64_t records = 0;  ///< read so far, over all inputs (--follow's messages)
 };
 
 /// Reads one input to the end, handing its records to the stream table.
@@ -104,6 +107,7 @@ report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Enco
   InputResult result = read_records(
       std::move(bytes), id, options,
       [&](const parse::Record& record, std::string_view text, const LineLocation& location) {
+        ++pipeline.records;
         pipeline.streams->add(record, text, location);
         if (pipeline.derived != nullptr) pipeline.derived->add(*pipeline.streams, record, text, location);
         pipeline.processes->add(*pipeline.streams, record, text, location);
@@ -216,6 +220,60 @@ std::vector<report::Input> read_inputs(const ScanConfig& config, Pipeline& pipel
 
 namespace {
 
+/// Reads the one input of --follow as it grows, calling `on_tick` while it waits and at least
+/// once a second.
+std::vector<report::Input> read_followed(const ScanConfig& config, Pipeline& pipeline, source::SourceTable& sources,
+                                         std::vector<Diagnostic>& diagnostics, std::function<void()> on_tick) {
+  const std::string path = config.paths.empty() ? std::string("-") : config.paths.front();
+  const SourceId id = sources.add(path == "-" ? "<stdin>" : path);
+  source::FollowOptions options;
+  options.on_tick = std::move(on_tick);
+  auto bytes = source::open_follow(path, std::move(options));
+  if (!bytes) {
+    diagnostics.push_back(bytes.error());
+    return {report::Input{sources.name(id), "none", "plain", 0, 0, bytes.error().message}};
+  }
+  return {
+      read_input(std::move(*bytes), source::Encoding::plain, sources.name(id), id, 0, config, pipeline, diagnostics)};
+}
+
+/// What the report is built from besides detection: kept apart so that --follow's snapshots
+/// build theirs the same way as the final report.
+struct ScanParts {
+  const catalog::Catalog* catalog = nullptr;
+  const DerivedStreams* derived = nullptr;
+  const ProcessStreams* processes = nullptr;
+  const stream::StreamTable* streams = nullptr;
+  const parse::LineAccount* lines = nullptr;
+  const source::SourceTable* sources = nullptr;
+};
+
+report::Report report_of(detect::DetectionResult& detection, std::vector<detect::Finding> duration_findings,
+                         const ScanParts& parts, std::vector<report::Input> inputs, std::vector<Diagnostic> diagnostics,
+                         bool explain) {
+  detect::add_duration_findings(detection, std::move(duration_findings));
+  const std::vector<catalog::Suspect> suspects =
+      catalog::rank_suspects(detection.findings, *parts.catalog, detection.markers);
+  report::RunResults results;
+  results.suspects = &suspects;
+  results.detection = &detection.summary;
+  results.runs = std::move(detection.runs);
+  results.quantisation = std::move(detection.quantisation);
+  results.streams = std::move(detection.streams);
+  results.derived_streams =
+      parts.derived->templates.size() + parts.derived->log_inputs.size() + parts.processes->processes.size();
+  results.templates = parts.derived->templates;
+  results.grouping = &parts.streams->stats();
+  results.lines = parts.lines;
+  results.sources = parts.sources;
+  results.catalog = parts.catalog;
+  results.inputs = std::move(inputs);
+  results.diagnostics = std::move(diagnostics);
+  report::Report report = report::build_report(results);
+  report.explain = explain;
+  return report;
+}
+
 /// The catalog given with the config, else the folder's (--patterns), else the built-in one.
 Expected<std::shared_ptr<const catalog::Catalog>> catalog_of(const ScanConfig& config) {
   if (config.catalog) return config.catalog;
@@ -268,44 +326,51 @@ Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
   pipeline.durations = &durations;
   pipeline.user_formats = *user_formats;
   source::SourceTable sources;
-  std::vector<report::Input> inputs = read_inputs(config, pipeline, sources, diagnostics);
+  const ScanParts parts{catalog.get(), &derived, &processes, &streams, &pipeline.lines, &sources};
+
+  // --follow: a snapshot of the analysis now and then (at most a fifth of the time spent on them),
+  // each suspect printed when it first becomes likely.
+  std::set<std::string> announced;
+  auto next_snapshot = std::chrono::steady_clock::now();
+  const auto snapshot = [&] {
+    const auto start = std::chrono::steady_clock::now();
+    if (start < next_snapshot || !config.on_suspect) return;
+    if (queue) queue->drain();
+    std::unique_ptr<detect::Analyzer> copy = analyzer.snapshot();
+    streams.peek([&](const stream::StreamWindow& window) { copy->add(window); });
+    detect::DetectionResult detection = copy->finish();
+    detect::DurationAnalyzer durations_now = durations;
+    const report::Report now = report_of(detection, durations_now.finish(), parts, {}, {}, config.explain);
+    for (const report::Finding& finding : now.findings) {
+      if (finding.likely && finding.cause != "unknown" && announced.insert(finding.cause).second)
+        config.on_suspect(finding, now, pipeline.records);
+    }
+    next_snapshot = std::chrono::steady_clock::now() + 4 * (std::chrono::steady_clock::now() - start);
+  };
+  std::vector<report::Input> inputs = config.follow ? read_followed(config, pipeline, sources, diagnostics, snapshot)
+                                                    : read_inputs(config, pipeline, sources, diagnostics);
   streams.finish();
   if (queue) queue->finish();
   detect::DetectionResult detection = analyzer.finish();
-  detect::add_duration_findings(detection, durations.finish());
-  const std::vector<catalog::Suspect> suspects =
-      catalog::rank_suspects(detection.findings, *catalog, detection.markers);
 
   for (const Diagnostic& diagnostic : diagnostics) {
     if (diagnostic.severity == Severity::error) exit_code = k_exit_input_error;
   }
   if (const int signal = interrupt_signal(); signal != 0) {
-    // Stopped by Ctrl-C or kill: the report covers what was read, and says so.
+    // Stopped by Ctrl-C or kill: the report covers what was read, and says so. Following ends
+    // that way: it is not an error then.
     std::uint64_t lines = 0;
     for (const report::Input& input : inputs) lines += input.lines;
-    diagnostics.push_back({Severity::warning, "",
-                           fmt::format("interrupted by {} after {} lines: the report covers what was read",
-                                       signal == SIGINT ? "SIGINT" : "SIGTERM", lines),
-                           ""});
-    exit_code = 128 + signal;
+    const char* name = signal == SIGINT ? "SIGINT" : "SIGTERM";
+    diagnostics.push_back(
+        {Severity::warning, "",
+         config.follow
+             ? fmt::format("stopped following by {} after {} lines: the report covers what was read", name, lines)
+             : fmt::format("interrupted by {} after {} lines: the report covers what was read", name, lines),
+         ""});
+    if (!config.follow) exit_code = 128 + signal;
   }
-  report::RunResults results;
-  results.suspects = &suspects;
-  results.detection = &detection.summary;
-  results.runs = std::move(detection.runs);
-  results.quantisation = std::move(detection.quantisation);
-  results.streams = std::move(detection.streams);
-  results.derived_streams = derived.templates.size() + derived.log_inputs.size() + processes.processes.size();
-  results.templates = std::move(derived.templates);
-  results.grouping = &streams.stats();
-  results.lines = &pipeline.lines;
-  results.sources = &sources;
-  results.catalog = catalog.get();
-  results.inputs = std::move(inputs);
-  results.diagnostics = std::move(diagnostics);
-  report::Report report = report::build_report(results);
-  report.explain = config.explain;
-  return report;
+  return report_of(detection, durations.finish(), parts, std::move(inputs), std::move(diagnostics), config.explain);
 }
 
 }  // namespace gapscan::cli

@@ -4,10 +4,12 @@
 #include <gapscan/cli/terminal.hpp>
 #include <gapscan/core/interrupt.hpp>
 #include <gapscan/report/printers.hpp>
+#include <gapscan/report/units.hpp>
 
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 
@@ -33,6 +35,24 @@ int scan_command(const std::vector<std::string>& args) {
                                   "give --report a path in a writable folder"));
       return k_exit_usage;
     }
+  }
+  if (options->config.follow) {
+    // Each suspect as it becomes likely: on stdout above the final text report, else on stderr
+    // (stdout then carries only the JSON, Markdown or HTML document).
+    const bool to_stdout = options->config.output == OutputFormat::text && report_path.empty();
+    const report::TextStyle style{to_stdout ? use_color(options->config.color) : false,
+                                  to_stdout ? output_width() : 80};
+    options->config.on_suspect = [to_stdout, style](const report::Finding& finding, const report::Report& now,
+                                                    std::uint64_t lines) {
+      const std::string text = fmt::format("After {} lines: a suspect became likely\n{}", report::count(lines),
+                                           report::render_text_suspect(finding, now, style));
+      if (to_stdout) {
+        write_stdout(text);
+      } else {
+        fmt::print(stderr, "{}", text);
+        std::fflush(stderr);
+      }
+    };
   }
   install_interrupt_handlers();
   int exit_code = k_exit_ok;

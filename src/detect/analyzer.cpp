@@ -339,6 +339,16 @@ Analyzer::Analyzer(AnalyzerOptions options)
         return trigger_options;
       }()) {}
 Analyzer::~Analyzer() = default;
+Analyzer::Analyzer(const Analyzer&) = default;
+
+std::unique_ptr<Analyzer> Analyzer::snapshot() const {
+  std::unique_ptr<Analyzer> copy(new Analyzer(*this));
+  // finish() merges clusters in place: the copy gets its own.
+  for (auto& cluster : copy->m_clusters) {
+    if (cluster) cluster = std::make_shared<Cluster>(*cluster);
+  }
+  return copy;
+}
 
 void Analyzer::add(const stream::StreamWindow& window) {
   const stats::GapSeries series = stats::build_gap_series(window);
@@ -593,7 +603,7 @@ void Analyzer::add_mode(const stream::StreamWindow& window, const stats::GapSeri
   }
   if (cluster == nullptr) {
     if (m_clusters.size() >= k_max_clusters) return;  // pathological input; the pooled test still runs
-    m_clusters.push_back(std::make_unique<Cluster>());
+    m_clusters.push_back(std::make_shared<Cluster>());
     cluster = m_clusters.back().get();
     cluster->log_centre = log_centre;
   }
@@ -650,7 +660,7 @@ void Analyzer::absorb(Cluster& into, const Cluster& from) const {
 void Analyzer::merge_clusters() {
   std::sort(m_clusters.begin(), m_clusters.end(),
             [](const auto& a, const auto& b) { return a->log_centre < b->log_centre; });
-  std::vector<std::unique_ptr<Cluster>> merged;
+  std::vector<std::shared_ptr<Cluster>> merged;
   for (auto& cluster : m_clusters) {
     if (!merged.empty()) {
       Cluster& last = *merged.back();

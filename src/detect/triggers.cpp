@@ -74,12 +74,13 @@ TriggerAligner::TriggerAligner(std::vector<TriggerSpec> specs, TriggerOptions op
     m_regexes.push_back(std::move(*regex));
     m_specs.push_back(std::move(spec));
   }
-  m_prefilter = std::make_unique<Prefilter>(patterns);
+  m_prefilter = std::make_shared<Prefilter>(patterns);
   m_lines.assign(m_specs.size(), 0);
   m_markers.resize(m_specs.size());
 }
 
 TriggerAligner::~TriggerAligner() = default;
+TriggerAligner::TriggerAligner(const TriggerAligner&) = default;
 TriggerAligner::TriggerAligner(TriggerAligner&&) noexcept = default;
 TriggerAligner& TriggerAligner::operator=(TriggerAligner&&) noexcept = default;
 

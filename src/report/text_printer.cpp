@@ -521,6 +521,13 @@ void print_accounting(std::string& out, const Report& report) {
 
 }  // namespace
 
+std::string render_text_suspect(const Finding& finding, const Report& report, const TextStyle& style) {
+  std::string out;
+  print_finding(out, finding, report.analysis, style, report.explain);
+  out = terminal_safe(out);
+  return style.color ? colorize(out) : out;
+}
+
 std::string render_text(const Report& report, const TextStyle& style) {
   std::string out;
   print_suspects(out, report, style);

@@ -252,4 +252,17 @@ void StreamTable::finish() {
   for (Stream* stream : open) close(*stream);
 }
 
+void StreamTable::peek(const std::function<void(const StreamWindow&)>& f) const {
+  std::vector<const Stream*> open;
+  open.reserve(m_streams.size());
+  m_streams.for_each([&](const Stream* stream) {
+    if (!stream->only_carried && !stream->entries.empty()) open.push_back(stream);
+  });
+  std::sort(open.begin(), open.end(), [](const Stream* a, const Stream* b) { return a->order < b->order; });
+  for (const Stream* stream : open) {
+    f(StreamWindow{stream->keyed ? std::string_view(stream->key) : std::string_view(), stream->input, stream->order,
+                   stream->window_index, stream->entries, stream->text});
+  }
+}
+
 }  // namespace gapscan::stream

@@ -34,6 +34,7 @@ void WindowQueue::run() {
     {
       std::unique_lock lock(m_mutex);
       m_consumer_waiting = true;
+      if (m_drain_waiting && m_pending.empty()) m_idle.notify_all();
       m_not_empty.wait(lock, [&] { return !m_pending.empty() || m_done; });
       m_consumer_waiting = false;
       if (m_pending.empty()) return;  // done and drained
@@ -45,6 +46,13 @@ void WindowQueue::run() {
     for (OwnedWindow& window : batch) m_consumer(window.view());
     batch.clear();
   }
+}
+
+void WindowQueue::drain() {
+  std::unique_lock lock(m_mutex);
+  m_drain_waiting = true;
+  m_idle.wait(lock, [&] { return (m_pending.empty() && m_consumer_waiting) || !m_thread.joinable(); });
+  m_drain_waiting = false;
 }
 
 void WindowQueue::finish() {

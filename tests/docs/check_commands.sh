@@ -110,6 +110,9 @@ SKIPS=(
     '^ssh '
     'needs a remote host'
     'samples/memcached-nagle.log'
+    '^tail -F '
+    'follows a file that never ends'
+    'samples/memcached-nagle.log'
 )
 
 # ---------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@
 #include <gapscan/parse/record_reader.hpp>
 #include <gapscan/report/model.hpp>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -51,6 +52,10 @@ struct ScanConfig {
   bool quiet = false;                 ///< --quiet: no progress line on stderr
   std::string color = "auto";         ///< --color: auto, always or never
   std::string report_file;            ///< --report: write the report to this file instead of stdout
+  bool follow = false;                ///< --follow: one growing file or stdin, suspects printed as they appear
+  /// --follow: called when a suspect first becomes likely, with the report of the snapshot it is
+  /// in and the lines read so far.
+  std::function<void(const report::Finding&, const report::Report&, std::uint64_t lines)> on_suspect;
 };
 
 /// Runs the whole pipeline. `exit_code` receives 0 or k_exit_input_error; a catalog that

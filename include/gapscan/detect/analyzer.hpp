@@ -38,7 +38,6 @@ class Analyzer {
  public:
   explicit Analyzer(AnalyzerOptions options = {});
   ~Analyzer();
-  Analyzer(const Analyzer&) = delete;
   Analyzer& operator=(const Analyzer&) = delete;
 
   /// Analyses one window: gaps, pooled histograms, per-request modes.
@@ -47,8 +46,13 @@ class Analyzer {
   /// Runs the pooled test and returns the findings.
   DetectionResult finish();
 
+  /// A copy of everything analysed so far, to be given the windows still open and finished while
+  /// this one goes on (gapscan --follow). The catalog's patterns are shared, not copied.
+  std::unique_ptr<Analyzer> snapshot() const;
+
  private:
   struct Cluster;
+  Analyzer(const Analyzer&);  // member-wise, clusters shared: snapshot() gives the copy its own
   /// Joins a request's mode (`member_ids`: indices into series.gaps) to the nearest cluster.
   void add_mode(const stream::StreamWindow& window, const stats::GapSeries& series,
                 const std::vector<std::uint32_t>& member_ids, std::vector<DurationNs> members, double log10_p);
@@ -132,7 +136,7 @@ class Analyzer {
   static constexpr DurationNs k_lattice_min_gap = 100'000;         // shorter gaps never enter the lattice test
   std::vector<std::pair<std::uint64_t, double>> m_lattice_sample;  // (line hash, raw gap)
   std::uint64_t m_lattice_threshold = UINT64_MAX;                  // hashes at or above it are not kept
-  std::vector<std::unique_ptr<Cluster>> m_clusters;
+  std::vector<std::shared_ptr<Cluster>> m_clusters;  // shared only between snapshot() and its copy, briefly
   TriggerAligner m_triggers;
   TimelineKeeper m_timelines;
   struct RenewalHit {

@@ -140,6 +140,7 @@ class TriggerAligner {
  public:
   TriggerAligner(std::vector<TriggerSpec> specs, TriggerOptions options);
   ~TriggerAligner();
+  TriggerAligner(const TriggerAligner&);  ///< shares the compiled patterns
   TriggerAligner(TriggerAligner&&) noexcept;
   TriggerAligner& operator=(TriggerAligner&&) noexcept;
 
@@ -211,7 +212,7 @@ class TriggerAligner {
 
   std::vector<TriggerSpec> m_specs;
   std::vector<Regex> m_regexes;
-  std::unique_ptr<Prefilter> m_prefilter;  ///< the patterns' atoms, found in one pass over a window
+  std::shared_ptr<Prefilter> m_prefilter;  ///< the patterns' atoms, found in one pass over a window (shared by copies)
   std::vector<int> m_potentials;           ///< scratch: the patterns a line may match
   static constexpr std::size_t k_adapt_sample = 64 * 1024;
   std::string m_sample;  ///< the first text seen, until the prefilter is adapted to it

@@ -18,6 +18,9 @@ struct TextStyle {
 /// The human-readable report (docs/reports.md shows an example).
 std::string render_text(const Report& report, const TextStyle& style = {});
 
+/// One suspect's block of the text report (gapscan --follow prints each as it becomes likely).
+std::string render_text_suspect(const Finding& finding, const Report& report, const TextStyle& style = {});
+
 /// One JSON document, schema in docs/json-output.md.
 std::string render_json(const Report& report);
 

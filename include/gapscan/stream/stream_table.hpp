@@ -90,6 +90,10 @@ class StreamTable {
   /// Closes every open stream, in order of first appearance.
   void finish();
 
+  /// Shows `f` the lines each open stream holds that were not yet handed over, as a window, in
+  /// order of first appearance, without closing anything (gapscan --follow's snapshots).
+  void peek(const std::function<void(const StreamWindow&)>& f) const;
+
   const GroupingStats& stats() const { return m_stats; }
 
  private:

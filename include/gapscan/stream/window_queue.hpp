@@ -26,6 +26,10 @@ class WindowQueue {
 
   /// Enqueues a window; blocks while the queue is full.
   void push(OwnedWindow&& window);
+  /// Waits until every pushed window has been consumed; the consumer thread goes on waiting
+  /// for more (gapscan --follow takes a snapshot of the analysis then).
+  void drain();
+
   /// Waits until every pushed window has been consumed and stops the consumer thread.
   void finish();
 
@@ -38,11 +42,13 @@ class WindowQueue {
   std::mutex m_mutex;
   std::condition_variable m_not_empty;
   std::condition_variable m_not_full;
+  std::condition_variable m_idle;  ///< the consumer waits with nothing pending (for drain())
   std::deque<OwnedWindow> m_pending;
   std::size_t m_pending_bytes = 0;
   bool m_done = false;
   bool m_consumer_waiting = false;
   bool m_producer_waiting = false;
+  bool m_drain_waiting = false;
   std::thread m_thread;
 };
 
