@@ -309,11 +309,13 @@ Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
   if (config.jobs > 1) {
     queue = std::make_unique<stream::WindowQueue>([&](const stream::StreamWindow& window) { analyzer.add(window); });
   }
+  stream::MemoryTrimmer trimmer;
   stream::StreamTable streams(grouping, [&](stream::OwnedWindow&& window) {
     if (queue) {
       queue->push(std::move(window));
     } else {
       analyzer.add(window.view());
+      trimmer.consumed(window.bytes());
     }
   });
   detect::DurationAnalyzer durations;

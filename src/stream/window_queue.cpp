@@ -1,6 +1,15 @@
 #include <gapscan/stream/window_queue.hpp>
 
+#include <malloc.h>
+
 namespace gapscan::stream {
+
+void MemoryTrimmer::consumed(std::size_t bytes) {
+  m_bytes += bytes;
+  if (m_bytes < k_every) return;
+  m_bytes = 0;
+  ::malloc_trim(0);
+}
 
 WindowQueue::WindowQueue(Consumer consumer, std::size_t max_windows, std::size_t max_bytes)
     : m_consumer(std::move(consumer)), m_max_windows(max_windows), m_max_bytes(max_bytes) {
@@ -43,8 +52,13 @@ void WindowQueue::run() {
       m_pending_bytes = 0;
       if (m_producer_waiting) m_not_full.notify_one();
     }
-    for (OwnedWindow& window : batch) m_consumer(window.view());
+    std::size_t bytes = 0;
+    for (OwnedWindow& window : batch) {
+      bytes += window.bytes();
+      m_consumer(window.view());
+    }
     batch.clear();
+    m_trimmer.consumed(bytes);
   }
 }
 

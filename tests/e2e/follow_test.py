@@ -8,12 +8,16 @@
    them plus one second; after the pipe closes the whole report follows and gapscan exits 0.
 2. The same for samples/memcached-nodelay.log (Nagle off): nothing is announced, and the final
    report says "No characteristic delay found".
-3. A growing file: the nagle log is appended to a file in the same way; gapscan --follow FILE
+3. With --output json, the suspect goes to stderr and the final JSON report is the one a plain
+   scan of the same log gives (the snapshots taken while following change nothing), but for the
+   input's name.
+4. A growing file: the nagle log is appended to a file in the same way; gapscan --follow FILE
    announces the suspect, keeps waiting at the end of the file, and on SIGINT prints the report
    of what was read and exits 0.
 
 usage: follow_test.py GAPSCAN SOURCE_DIR
 """
+import json
 import os
 import pathlib
 import re
@@ -127,7 +131,28 @@ def main():
     check("No characteristic delay found" in out, "healthy: no final verdict")
     print(f"healthy: {len(out.splitlines())} lines of output, no announcement: {ANNOUNCE not in out}")
 
-    # 3. A growing file, stopped by SIGINT.
+    # 3. JSON: the snapshots leave the final report as a plain scan makes it.
+    watched = Watched([gapscan, "--follow", "--output", "json"], stdin=subprocess.PIPE)
+
+    def write_json(text):
+        watched.process.stdin.write(text)
+        watched.process.stdin.flush()
+
+    feed(write_json, nagle)
+    watched.process.stdin.close()
+    code, out, err = watched.finish()
+    plain = subprocess.run([gapscan, "--output", "json", "samples/memcached-nagle.log"], cwd=source,
+                           capture_output=True, text=True, env={"TZ": "UTC", "LC_ALL": "C.UTF-8"}).stdout
+    followed = json.loads(out)
+    expected = json.loads(plain.replace("samples/memcached-nagle.log", "<stdin>"))
+    for report in (followed, expected):
+        del report["inputs"], report["diagnostics"]
+    check(code == 0 and ANNOUNCE in err, f"json: exit {code}, announced on stderr: {ANNOUNCE in err}")
+    check(followed == expected, "json: the followed report differs from a plain scan's")
+    print(f"json: announced on stderr, final report {'equal to' if followed == expected else 'DIFFERENT from'} "
+          f"a plain scan's")
+
+    # 4. A growing file, stopped by SIGINT.
     with tempfile.TemporaryDirectory(prefix="gapscan-follow-") as tmp:
         path = pathlib.Path(tmp) / "app.log"
         path.write_text("")
