@@ -103,10 +103,14 @@ void suspect(std::string& out, const Finding& f, const std::vector<std::uint64_t
   }
   out += "\n";
   if (f.values != "durations") {
-    const auto picture = histogram_lines(histogram, f.interval_lo_ms, f.interval_hi_ms, 60);
+    const auto picture =
+        histogram_lines(histogram, f.interval_lo_ms, f.interval_hi_ms, 60, f.delay_window_lo_ms, f.delay_window_hi_ms);
     if (picture.size() == 3) {
-      out += fmt::format("All gaps on a log axis, {}–{} marked:\n\n", duration(f.interval_lo_ms),
-                         duration(f.interval_hi_ms));
+      out += fmt::format(
+          "All gaps on a log axis, {}–{} marked ^{}:\n\n", duration(f.interval_lo_ms), duration(f.interval_hi_ms),
+          f.delay_window_hi_ms > 0 ? fmt::format(", the catalog window {}–{} =", duration(f.delay_window_lo_ms),
+                                                 duration(f.delay_window_hi_ms))
+                                   : std::string());
       out += fenced("text", picture[0] + "\n" + picture[1] + "\n" + picture[2] + "\n");
     }
   }

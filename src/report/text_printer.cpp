@@ -239,10 +239,14 @@ void print_histogram(std::string& out, const Finding& f, const Analysis& a, std:
   if (f.values == "durations") return;  // the picture is of gaps, not of logged durations
   // 15 columns of indent and label, about 25 for the interval after the marks.
   const std::size_t columns = std::clamp<std::size_t>(width > 40 ? width - 40 : 16, 16, 124);
-  const auto lines = histogram_lines(a.gap_histogram, f.interval_lo_ms, f.interval_hi_ms, columns);
+  const auto lines = histogram_lines(a.gap_histogram, f.interval_lo_ms, f.interval_hi_ms, columns, f.delay_window_lo_ms,
+                                     f.delay_window_hi_ms);
   if (lines.size() != 3) return;
   out += fmt::format("    {:<11}{}\n", "All gaps", lines[0]);
-  out += fmt::format("    {:<11}{}  {}–{}\n", "", lines[1], duration(f.interval_lo_ms), duration(f.interval_hi_ms));
+  out += fmt::format("    {:<11}{}  ^ {}–{}{}\n", "", lines[1], duration(f.interval_lo_ms), duration(f.interval_hi_ms),
+                     f.delay_window_hi_ms > 0 ? fmt::format(", = catalog {}–{}", duration(f.delay_window_lo_ms),
+                                                            duration(f.delay_window_hi_ms))
+                                              : std::string());
   out += fmt::format("    {:<11}{}  (log axis; bar height: log of the count)\n", "", lines[2]);
 }
 
@@ -351,10 +355,12 @@ std::string colorize(const std::string& text) {
     } else if (line.starts_with("      stalls   ") && line.size() > 15) {
       line = line.substr(0, 15) + std::string(red) + line.substr(15) + std::string(reset);
     } else if (marks_next) {
-      const std::size_t first = line.find('^'), last = line.rfind('^');
-      if (first != std::string::npos) {
-        line = line.substr(0, first) + std::string(red) + line.substr(first, last - first + 1) + std::string(reset) +
-               line.substr(last + 1);
+      // The marks (^ and =) run up to the legend, which starts with "  ^ ".
+      const std::size_t legend = line.rfind("  ^ ");
+      const std::size_t first = line.find_first_not_of(' ');
+      if (legend != std::string::npos && first < legend) {
+        line = line.substr(0, first) + std::string(red) + line.substr(first, legend - first) + std::string(reset) +
+               line.substr(legend);
       }
     }
     marks_next = line.starts_with("    All gaps   ");

@@ -87,7 +87,7 @@ std::string p_value(double log10_p) {
 }
 
 std::vector<std::string> histogram_lines(const std::vector<std::uint64_t>& counts, double lo_ms, double hi_ms,
-                                         std::size_t width) {
+                                         std::size_t width, double window_lo_ms, double window_hi_ms) {
   constexpr double k_per_octave = 4;
   const auto lower_ms = [&](std::size_t bin) { return 1e-3 * std::exp2(static_cast<double>(bin) / k_per_octave); };
   std::size_t first = counts.size(), last = 0;
@@ -97,11 +97,13 @@ std::vector<std::string> histogram_lines(const std::vector<std::uint64_t>& count
     last = i;
   }
   if (first == counts.size() || width == 0) return {};
-  // The marked window stays in view.
-  for (std::size_t i = 0; lo_ms > 0 && i < counts.size(); ++i) {
-    if (lower_ms(i + 1) > lo_ms && lower_ms(i) <= hi_ms) {
-      first = std::min(first, i);
-      last = std::max(last, i);
+  // The marked interval and catalog window stay in view.
+  for (const auto& [from, to] : {std::pair{lo_ms, hi_ms}, std::pair{window_lo_ms, window_hi_ms}}) {
+    for (std::size_t i = 0; from > 0 && to > 0 && i < counts.size(); ++i) {
+      if (lower_ms(i + 1) > from && lower_ms(i) <= to) {
+        first = std::min(first, i);
+        last = std::max(last, i);
+      }
     }
   }
   const std::size_t bins = last - first + 1;
@@ -121,7 +123,9 @@ std::vector<std::string> histogram_lines(const std::vector<std::uint64_t>& count
     bars += k_blocks[level];
     const double from = lower_ms(first + c * per_column),
                  to = lower_ms(std::min(first + (c + 1) * per_column, last + 1));
-    marks += lo_ms > 0 && to > lo_ms && from <= hi_ms ? '^' : ' ';
+    marks += lo_ms > 0 && to > lo_ms && from <= hi_ms                        ? '^'
+             : window_hi_ms > 0 && to > window_lo_ms && from <= window_hi_ms ? '='
+                                                                             : ' ';
   }
   while (!marks.empty() && marks.back() == ' ') marks.pop_back();
   const std::string left = duration(lower_ms(first)), right = duration(lower_ms(last + 1));

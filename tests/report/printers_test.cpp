@@ -85,6 +85,11 @@ TEST_CASE("The gap histogram is drawn on a log axis with the suspect's interval 
   CHECK(lines[1] == std::string(21, ' ') + "^^");  // 39.0–46.3 ms and 46.3–55.1 ms overlap 44–50 ms
   CHECK(lines[2].find("1.02 ms") == 0);
   CHECK(lines[2].find("55.1 ms") != std::string::npos);
+  // The catalog window (52–60 ms) marked with = where the interval is not, and kept in view.
+  const auto windowed = histogram_lines(counts, 44, 50, 60, 52, 60);
+  REQUIRE(windowed.size() == 3);
+  CHECK(windowed[1] == std::string(21, ' ') + "^^=");  // 55.1–65.5 ms overlaps only the window
+  CHECK(windowed[2].find("65.5 ms") != std::string::npos);
   // Wider than the width: bins merge into columns.
   std::vector<std::uint64_t> wide(124, 1);
   CHECK(histogram_lines(wide, 0, 0, 30)[1].empty());  // nothing marked

@@ -23,10 +23,11 @@ std::string p_value(double log10_p);
 /// A picture of `counts` (quarter-octave bins of gaps from 1 µs, Analysis::gap_histogram) on a
 /// log axis in at most `width` columns, as three lines: bars of Unicode blocks (height: the
 /// logarithm of the count, so that a small mode shows beside a large one), a line with ^ under
-/// the columns of [lo_ms, hi_ms] (no marks when lo_ms <= 0), and the axis's two ends. Empty
-/// when there is no count.
+/// the columns of [lo_ms, hi_ms] (no marks when lo_ms <= 0) and = under those of the catalog
+/// window [window_lo_ms, window_hi_ms] that are not ^ (none when window_hi_ms <= 0), and the
+/// axis's two ends. Both stay in view. Empty when there is no count.
 std::vector<std::string> histogram_lines(const std::vector<std::uint64_t>& counts, double lo_ms, double hi_ms,
-                                         std::size_t width);
+                                         std::size_t width, double window_lo_ms = 0, double window_hi_ms = 0);
 
 struct Timeline;
 
