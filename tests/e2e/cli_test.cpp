@@ -41,6 +41,12 @@ TEST_CASE("Usage errors exit 2 with a message", "[e2e][cli]") {
   const auto unknown = run_command(gapscan_command("--frobnicate"), true);
   CHECK(unknown.exit_code == 2);
   CHECK(unknown.out.find("gapscan: error: unrecognised option '--frobnicate'") == 0);
+  const auto two = run_command(gapscan_command("--follow a.log b.log"), true);
+  CHECK(two.exit_code == 2);
+  CHECK(two.out == "gapscan: error: --follow follows one file or standard input (run one gapscan per file)\n");
+  const auto folder = run_command(gapscan_command("--follow " + std::string(GAPSCAN_SOURCE_DIR) + "/samples"), true);
+  CHECK(folder.exit_code == 2);
+  CHECK(folder.out.find("not a folder") != std::string::npos);
   const auto trigger = run_command(gapscan_command("--trigger '(unclosed' x.log"), true);
   CHECK(trigger.exit_code == 2);
   CHECK(trigger.out.find("--trigger") != std::string::npos);
