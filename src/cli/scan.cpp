@@ -274,6 +274,44 @@ report::Report report_of(detect::DetectionResult& detection, std::vector<detect:
   return report;
 }
 
+/// --follow: finishes a copy of the analysis so far, the requests still open included, and
+/// calls config.on_suspect for each suspect that became likely since the last time.
+void announce_likely(const detect::Analyzer& analyzer, const detect::DurationAnalyzer& durations,
+                     const ScanParts& parts, const ScanConfig& config, std::uint64_t records,
+                     std::set<std::string>& announced) {
+  std::unique_ptr<detect::Analyzer> copy = analyzer.snapshot();
+  parts.streams->peek([&](const stream::StreamWindow& window) { copy->add(window); });
+  detect::DetectionResult detection = copy->finish();
+  detect::DurationAnalyzer durations_now = durations;
+  const report::Report now = report_of(detection, durations_now.finish(), parts, {}, {}, config.explain);
+  for (const report::Finding& finding : now.findings) {
+    if (finding.likely && finding.cause != "unknown" && announced.insert(finding.cause).second)
+      config.on_suspect(finding, now, records);
+  }
+}
+
+/// 0, k_exit_input_error when an input could not be read, or 128 + the signal that stopped the
+/// scan (which then says so among the diagnostics; following ends that way: not an error then).
+int exit_status(const ScanConfig& config, const std::vector<report::Input>& inputs,
+                std::vector<Diagnostic>& diagnostics) {
+  int status = k_exit_ok;
+  for (const Diagnostic& diagnostic : diagnostics) {
+    if (diagnostic.severity == Severity::error) status = k_exit_input_error;
+  }
+  const int signal = interrupt_signal();
+  if (signal == 0) return status;
+  std::uint64_t lines = 0;
+  for (const report::Input& input : inputs) lines += input.lines;
+  const char* name = signal == SIGINT ? "SIGINT" : "SIGTERM";
+  diagnostics.push_back(
+      {Severity::warning, "",
+       config.follow
+           ? fmt::format("stopped following by {} after {} lines: the report covers what was read", name, lines)
+           : fmt::format("interrupted by {} after {} lines: the report covers what was read", name, lines),
+       ""});
+  return config.follow ? status : 128 + signal;
+}
+
 /// The catalog given with the config, else the folder's (--patterns), else the built-in one.
 Expected<std::shared_ptr<const catalog::Catalog>> catalog_of(const ScanConfig& config) {
   if (config.catalog) return config.catalog;
@@ -330,23 +368,14 @@ Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
   source::SourceTable sources;
   const ScanParts parts{catalog.get(), &derived, &processes, &streams, &pipeline.lines, &sources};
 
-  // --follow: a snapshot of the analysis now and then (at most a fifth of the time spent on them),
-  // each suspect printed when it first becomes likely.
+  // --follow: a snapshot of the analysis now and then (at most a fifth of the time spent on them).
   std::set<std::string> announced;
   auto next_snapshot = std::chrono::steady_clock::now();
   const auto snapshot = [&] {
     const auto start = std::chrono::steady_clock::now();
     if (start < next_snapshot || !config.on_suspect) return;
     if (queue) queue->drain();
-    std::unique_ptr<detect::Analyzer> copy = analyzer.snapshot();
-    streams.peek([&](const stream::StreamWindow& window) { copy->add(window); });
-    detect::DetectionResult detection = copy->finish();
-    detect::DurationAnalyzer durations_now = durations;
-    const report::Report now = report_of(detection, durations_now.finish(), parts, {}, {}, config.explain);
-    for (const report::Finding& finding : now.findings) {
-      if (finding.likely && finding.cause != "unknown" && announced.insert(finding.cause).second)
-        config.on_suspect(finding, now, pipeline.records);
-    }
+    announce_likely(analyzer, durations, parts, config, pipeline.records, announced);
     next_snapshot = std::chrono::steady_clock::now() + 4 * (std::chrono::steady_clock::now() - start);
   };
   std::vector<report::Input> inputs = config.follow ? read_followed(config, pipeline, sources, diagnostics, snapshot)
@@ -355,23 +384,7 @@ Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
   if (queue) queue->finish();
   detect::DetectionResult detection = analyzer.finish();
 
-  for (const Diagnostic& diagnostic : diagnostics) {
-    if (diagnostic.severity == Severity::error) exit_code = k_exit_input_error;
-  }
-  if (const int signal = interrupt_signal(); signal != 0) {
-    // Stopped by Ctrl-C or kill: the report covers what was read, and says so. Following ends
-    // that way: it is not an error then.
-    std::uint64_t lines = 0;
-    for (const report::Input& input : inputs) lines += input.lines;
-    const char* name = signal == SIGINT ? "SIGINT" : "SIGTERM";
-    diagnostics.push_back(
-        {Severity::warning, "",
-         config.follow
-             ? fmt::format("stopped following by {} after {} lines: the report covers what was read", name, lines)
-             : fmt::format("interrupted by {} after {} lines: the report covers what was read", name, lines),
-         ""});
-    if (!config.follow) exit_code = 128 + signal;
-  }
+  exit_code = exit_status(config, inputs, diagnostics);
   return report_of(detection, durations.finish(), parts, std::move(inputs), std::move(diagnostics), config.explain);
 }
 

@@ -101,6 +101,75 @@ bool read_zone_field(std::string_view text, std::size_t& pos, StampFields& out) 
   return true;
 }
 
+/// Digits of a fraction of a second (%f): nanoseconds from the first nine, `digits` how many
+/// were written (at most 9; more are read and dropped); false when there is none.
+bool read_fraction(std::string_view text, std::size_t& pos, std::int64_t& nanos, int& digits) {
+  nanos = 0;
+  digits = 0;
+  while (pos < text.size() && is_digit(text[pos])) {
+    if (digits < 9) {
+      nanos = nanos * 10 + (text[pos] - '0');
+      ++digits;
+    }
+    ++pos;
+  }
+  for (int i = digits; i < 9; ++i) nanos *= 10;
+  return digits > 0;
+}
+
+/// A literal of the layout: a space matches one or more spaces or tabs, any other byte itself.
+bool read_literal(std::string_view text, std::size_t& pos, std::string_view literal) {
+  for (char c : literal) {
+    if (c == ' ') {
+      if (pos >= text.size() || (text[pos] != ' ' && text[pos] != '\t')) return false;
+      while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\t')) ++pos;
+    } else {
+      if (pos >= text.size() || text[pos] != c) return false;
+      ++pos;
+    }
+  }
+  return true;
+}
+
+/// %z: Z, or +hh[:]mm / -hh[:]mm (minutes optional).
+bool read_offset_field(std::string_view text, std::size_t& pos, StampFields& out) {
+  if (pos < text.size() && text[pos] == 'Z') {
+    ++pos;
+    out.has_zone = true;
+    return true;
+  }
+  if (pos >= text.size() || (text[pos] != '+' && text[pos] != '-')) return false;
+  const int sign = text[pos++] == '-' ? -1 : 1;
+  int hours = 0, minutes = 0;
+  if (!read_number(text, pos, 2, 2, hours)) return false;
+  if (pos < text.size() && text[pos] == ':') ++pos;
+  read_number(text, pos, 2, 2, minutes);
+  out.has_zone = true;
+  out.offset_seconds = sign * (hours * 3600 + minutes * 60);
+  return true;
+}
+
+/// %p: AM or PM, any case.
+bool read_meridiem(std::string_view text, std::size_t& pos, bool& pm) {
+  if (pos + 2 > text.size()) return false;
+  const char a = static_cast<char>(text[pos] | 0x20), m = static_cast<char>(text[pos + 1] | 0x20);
+  if ((a != 'a' && a != 'p') || m != 'm') return false;
+  pm = a == 'p';
+  pos += 2;
+  return true;
+}
+
+/// After every field: a 12-hour clock made 24-hour, and the fields in range.
+bool complete_fields(StampFields& out, bool meridiem, bool pm) {
+  if (meridiem) {
+    if (out.hour < 1 || out.hour > 12) return false;
+    if (pm && out.hour != 12) out.hour += 12;
+    if (!pm && out.hour == 12) out.hour = 0;
+  }
+  if (!out.absolute && out.month >= 0 && (out.month < 1 || out.month > 12 || out.day < 1 || out.day > 31)) return false;
+  return out.absolute || (out.hour <= 23 && out.minute <= 59);
+}
+
 /// %s: epoch seconds of any length, optional fraction: the layout says what it is.
 bool read_epoch_field(std::string_view text, std::size_t& pos, StampFields& out) {
   std::int64_t seconds = 0;
@@ -111,14 +180,7 @@ bool read_epoch_field(std::string_view text, std::size_t& pos, StampFields& out)
   int digits = 0;
   if (pos + 1 < text.size() && text[pos] == '.' && is_digit(text[pos + 1])) {
     ++pos;
-    while (pos < text.size() && is_digit(text[pos])) {
-      if (digits < 9) {
-        fraction = fraction * 10 + (text[pos] - '0');
-        ++digits;
-      }
-      ++pos;
-    }
-    for (int i = digits; i < 9; ++i) fraction *= 10;
+    read_fraction(text, pos, fraction, digits);
   }
   out.absolute = true;
   out.has_zone = true;
@@ -135,15 +197,7 @@ bool TimeLayout::read(std::string_view text, StampFields& out) const {
   bool pm = false, meridiem = false;
   for (const Token& token : m_tokens) {
     if (token.directive == 0) {
-      for (char c : token.literal) {
-        if (c == ' ') {
-          if (pos >= text.size() || (text[pos] != ' ' && text[pos] != '\t')) return false;
-          while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\t')) ++pos;
-        } else {
-          if (pos >= text.size() || text[pos] != c) return false;
-          ++pos;
-        }
-      }
+      if (!read_literal(text, pos, token.literal)) return false;
       continue;
     }
     int value = 0;
@@ -177,30 +231,15 @@ bool TimeLayout::read(std::string_view text, StampFields& out) const {
         if (!read_number(text, pos, 2, 2, out.second)) return false;
         break;
       case 'f': {
-        std::int64_t fraction = 0;
         int digits = 0;
-        while (pos < text.size() && is_digit(text[pos])) {
-          if (digits < 9) {
-            fraction = fraction * 10 + (text[pos] - '0');
-            ++digits;
-          }
-          ++pos;
-        }
-        if (digits == 0) return false;
-        for (int i = digits; i < 9; ++i) fraction *= 10;
-        out.nanos = fraction;
+        if (!read_fraction(text, pos, out.nanos, digits)) return false;
         out.digits = static_cast<std::uint8_t>(digits);
         break;
       }
-      case 'p': {
-        if (pos + 2 > text.size()) return false;
-        const char a = static_cast<char>(text[pos] | 0x20), m = static_cast<char>(text[pos + 1] | 0x20);
-        if ((a != 'a' && a != 'p') || m != 'm') return false;
+      case 'p':
+        if (!read_meridiem(text, pos, pm)) return false;
         meridiem = true;
-        pm = a == 'p';
-        pos += 2;
         break;
-      }
       case 'b':
       case 'B': {
         std::size_t length = 0;
@@ -213,22 +252,9 @@ bool TimeLayout::read(std::string_view text, StampFields& out) const {
       case 'A':
         while (pos < text.size() && is_alpha(text[pos])) ++pos;
         break;
-      case 'z': {
-        if (pos < text.size() && text[pos] == 'Z') {
-          ++pos;
-          out.has_zone = true;
-          break;
-        }
-        if (pos >= text.size() || (text[pos] != '+' && text[pos] != '-')) return false;
-        const int sign = text[pos++] == '-' ? -1 : 1;
-        int hours = 0, minutes = 0;
-        if (!read_number(text, pos, 2, 2, hours)) return false;
-        if (pos < text.size() && text[pos] == ':') ++pos;
-        read_number(text, pos, 2, 2, minutes);
-        out.has_zone = true;
-        out.offset_seconds = sign * (hours * 3600 + minutes * 60);
+      case 'z':
+        if (!read_offset_field(text, pos, out)) return false;
         break;
-      }
       case 'Z':
         if (!read_zone_field(text, pos, out)) return false;
         break;
@@ -240,15 +266,7 @@ bool TimeLayout::read(std::string_view text, StampFields& out) const {
     }
   }
   while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\t')) ++pos;
-  if (pos != text.size()) return false;
-  if (meridiem) {
-    if (out.hour < 1 || out.hour > 12) return false;
-    if (pm && out.hour != 12) out.hour += 12;
-    if (!pm && out.hour == 12) out.hour = 0;
-  }
-  if (!out.absolute && out.month >= 0 && (out.month < 1 || out.month > 12 || out.day < 1 || out.day > 31)) return false;
-  if (!out.absolute && (out.hour > 23 || out.minute > 59)) return false;
-  return true;
+  return pos == text.size() && complete_fields(out, meridiem, pm);
 }
 
 }  // namespace gapscan::parse

@@ -161,10 +161,10 @@ void print_strength(std::string& out, const Finding& f) {
     if (f.band_satellite_ms)
       where = fmt::format("; the band runs on to its satellite {} and ends at {}", duration(*f.band_satellite_ms),
                           duration(*f.band_satellite_ms + f.delay_offset_ms));
-    const std::string value = f.delay_late_ms > 0 ? fmt::format("catalog window {}–{}", duration(*f.delay_value_ms),
-                                                                duration(*f.delay_value_ms + f.delay_late_ms))
-                                                  : fmt::format("catalog value {} ± {}", duration(*f.delay_value_ms),
-                                                                duration(*f.delay_tolerance_ms));
+    const std::string value =
+        f.delay_late_ms > 0
+            ? fmt::format("catalog window {}–{}", duration(f.delay_window_lo_ms), duration(f.delay_window_hi_ms))
+            : fmt::format("catalog value {} ± {}", duration(*f.delay_value_ms), duration(*f.delay_tolerance_ms));
     out += fmt::format("    {:<11}{} ({}{})\n", "Matches", f.delay_label, value, where);
   }
 }

@@ -18,7 +18,6 @@
 usage: follow_test.py GAPSCAN SOURCE_DIR
 """
 import json
-import os
 import pathlib
 import re
 import signal
@@ -45,6 +44,11 @@ class Watched:
     def _read(self):
         for line in self.process.stdout:
             self.lines.append((time.monotonic(), line))
+
+    def write(self, text):
+        """Writes to its standard input at once (a pipe: flushed)."""
+        self.process.stdin.write(text)
+        self.process.stdin.flush()
 
     def announced(self):
         return [(t, line) for t, line in self.lines if ANNOUNCE in line]
@@ -91,11 +95,7 @@ def main():
     # 1. A pipe.
     watched = Watched([gapscan, "--follow"], stdin=subprocess.PIPE)
 
-    def write(text):
-        watched.process.stdin.write(text)
-        watched.process.stdin.flush()
-
-    progress = feed(write, nagle)
+    progress = feed(watched.write, nagle)
     time.sleep(2)
     closed = time.monotonic()
     announced_before_close = watched.announced()
@@ -119,11 +119,7 @@ def main():
     # 2. A healthy log: nothing announced.
     watched = Watched([gapscan, "--follow", "-"], stdin=subprocess.PIPE)
 
-    def write_healthy(text):
-        watched.process.stdin.write(text)
-        watched.process.stdin.flush()
-
-    feed(write_healthy, nodelay)
+    feed(watched.write, nodelay)
     watched.process.stdin.close()
     code, out, err = watched.finish()
     check(code == 0, f"healthy: exit {code}: {err}")
@@ -134,11 +130,7 @@ def main():
     # 3. JSON: the snapshots leave the final report as a plain scan makes it.
     watched = Watched([gapscan, "--follow", "--output", "json"], stdin=subprocess.PIPE)
 
-    def write_json(text):
-        watched.process.stdin.write(text)
-        watched.process.stdin.flush()
-
-    feed(write_json, nagle)
+    feed(watched.write, nagle)
     watched.process.stdin.close()
     code, out, err = watched.finish()
     plain = subprocess.run([gapscan, "--output", "json", "samples/memcached-nagle.log"], cwd=source,
