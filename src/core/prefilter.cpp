@@ -4,6 +4,8 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
 
 namespace gapscan {
 namespace {
@@ -173,13 +175,14 @@ void Prefilter::file_atoms(Rarity&& rarity) {
     if (m_pair_bucket[pair] == 0) {
       m_buckets.emplace_back();
       m_pair_bucket[pair] = static_cast<std::uint32_t>(m_buckets.size());
-      // Marked in every case of its two bytes, so that the scan needs no folding.
+      // Marked in every case of its two bytes, so that the scan needs no folding, and indexed
+      // first byte low (as the scan reads pairs, see scan()).
       const auto set = [&](std::size_t raw) { m_pairs[raw >> 6] |= std::uint64_t{1} << (raw & 63); };
       const auto cases = [](std::size_t c) -> std::array<std::size_t, 2> {
         return {c, c >= 'a' && c <= 'z' ? c - 32 : c};
       };
       for (std::size_t hi : cases(pair >> 8))
-        for (std::size_t lo : cases(pair & 0xff)) set(hi << 8 | lo);
+        for (std::size_t lo : cases(pair & 0xff)) set(lo << 8 | hi);
     }
     m_buckets[m_pair_bucket[pair] - 1].push_back({static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(best)});
   }
@@ -195,21 +198,37 @@ void Prefilter::scan(std::string_view text, std::size_t from, Found&& found) con
   const auto* data = reinterpret_cast<const unsigned char*>(text.data());
   const std::size_t n = text.size();
   const std::uint64_t* pairs = m_pairs.data();
-  std::size_t previous = data[from];
-  for (std::size_t i = from + 1; i < n; ++i) {
-    const std::size_t raw = previous << 8 | data[i];
-    previous = data[i];
-    if ((pairs[raw >> 6] >> (raw & 63) & 1) == 0) continue;
-    const std::size_t pair = static_cast<std::size_t>(k_fold.map[raw >> 8]) << 8 | k_fold.map[raw & 0xff];
-    for (const Filed& filed : m_buckets[m_pair_bucket[pair] - 1]) {
-      const std::string& atom = m_atoms[filed.atom];
-      const std::size_t at = i - 1;
-      if (at < from + filed.offset || at - filed.offset + atom.size() > n) continue;
-      const std::size_t start = at - filed.offset;
+  // m_pairs is indexed by a pair read as a little-endian 16-bit number (first byte low).
+  const auto filed = [pairs](std::uint64_t raw) -> std::uint64_t { return pairs[raw >> 6] >> (raw & 63) & 1; };
+  const auto compare = [&](std::size_t at) {
+    const std::size_t pair = std::size_t{k_fold.map[data[at]]} << 8 | k_fold.map[data[at + 1]];
+    for (const Filed& filed_atom : m_buckets[m_pair_bucket[pair] - 1]) {
+      const std::string& atom = m_atoms[filed_atom.atom];
+      if (at < from + filed_atom.offset || at - filed_atom.offset + atom.size() > n) continue;
+      const std::size_t start = at - filed_atom.offset;
       std::size_t k = 0;
       while (k < atom.size() && k_fold.map[data[start + k]] == static_cast<unsigned char>(atom[k])) ++k;
-      if (k == atom.size()) found(filed.atom, start);
+      if (k == atom.size()) found(filed_atom.atom, start);
     }
+  };
+  // Four positions per step from one 8-byte load: their tests do not depend on one another
+  // (a byte-at-a-time loop carrying the previous byte ran at 3.5 cycles a byte); about 2 % of
+  // the positions of a log have a filed pair.
+  std::size_t at = from;
+  for (; at + sizeof(std::uint64_t) <= n; at += 4) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, data + at, sizeof word);
+    if constexpr (std::endian::native == std::endian::big) word = __builtin_bswap64(word);
+    const std::uint64_t a = filed(word & 0xffff), b = filed(word >> 8 & 0xffff), c = filed(word >> 16 & 0xffff),
+                        d = filed(word >> 24 & 0xffff);
+    if ((a | b | c | d) == 0) continue;
+    if (a != 0) compare(at);
+    if (b != 0) compare(at + 1);
+    if (c != 0) compare(at + 2);
+    if (d != 0) compare(at + 3);
+  }
+  for (; at + 1 < n; ++at) {
+    if (filed(std::uint64_t{data[at + 1]} << 8 | data[at]) != 0) compare(at);
   }
 }
 

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,39 @@ TEST_CASE("The prefilter's result does not depend on how it adapted to the log",
   std::sort(b.begin(), b.end());
   CHECK(a == b);
   CHECK_FALSE(a.empty());
+}
+
+TEST_CASE("The prefilter finds every occurrence of its atoms, at any start and up to the text's last byte",
+          "[core][prefilter]") {
+  // Literal patterns are their own atoms: a candidate is exactly where one occurs (any case).
+  const std::vector<std::string> literals = {"abc", "bca", "Caab", "cccc", "ab_c"};
+  const Prefilter filter(literals);
+  Random random(11);
+  const std::string alphabet = "abcABC_ \n";
+  for (int round = 0; round < 400; ++round) {
+    std::string text;
+    const auto length = static_cast<std::size_t>(random.uniform() * 40);
+    for (std::size_t i = 0; i < length; ++i)
+      text += alphabet[static_cast<std::size_t>(random.uniform() * static_cast<double>(alphabet.size())) %
+                       alphabet.size()];
+    const auto from = static_cast<std::size_t>(random.uniform() * static_cast<double>(length + 1));
+    std::vector<std::size_t> expected;
+    for (std::size_t at = from; at < text.size(); ++at) {
+      for (const std::string& literal : literals) {
+        if (at + literal.size() > text.size()) continue;
+        bool same = true;
+        for (std::size_t k = 0; k < literal.size(); ++k)
+          same &= std::tolower(static_cast<unsigned char>(text[at + k])) ==
+                  std::tolower(static_cast<unsigned char>(literal[k]));
+        if (same) expected.push_back(at);
+      }
+    }
+    std::vector<std::size_t> found;
+    filter.candidates(text, from, found);
+    std::sort(found.begin(), found.end());
+    INFO(text << " from " << from);
+    CHECK(found == expected);
+  }
 }
 
 TEST_CASE("Every trigger and file pattern of the built-in catalog has atoms", "[core][prefilter][catalog]") {

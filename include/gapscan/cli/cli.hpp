@@ -4,6 +4,7 @@
 
 #include <gapscan/catalog/catalog.hpp>
 #include <gapscan/core/expected.hpp>
+#include <gapscan/detect/analyzer.hpp>
 #include <gapscan/parse/record_reader.hpp>
 #include <gapscan/report/model.hpp>
 
@@ -61,6 +62,11 @@ struct ScanConfig {
 /// Runs the whole pipeline. `exit_code` receives 0 or k_exit_input_error; a catalog that
 /// fails to load is an error (the caller prints it and exits with k_exit_usage).
 Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code);
+
+/// The lines a scan aligns stalls with: the catalog's trigger patterns, its file-scope evidence
+/// (looked for as markers, once per distinct pattern) and --trigger; an invalid --trigger is an
+/// error.
+Expected<detect::AnalyzerOptions> analyzer_options_for(const catalog::Catalog& catalog, const ScanConfig& config);
 
 /// Entry point used by main().
 int run(int argc, char** argv);
