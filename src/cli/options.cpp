@@ -5,18 +5,32 @@
 #include <gapscan/cli/reading.hpp>
 #include <gapscan/cli/suggest.hpp>
 
+#include <sched.h>
+
 #include <fmt/format.h>
 #include <boost/program_options.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <sstream>
+#include <thread>
 
 namespace gapscan::cli {
 namespace po = boost::program_options;
 
 namespace {
+
+/// The processors this process may run on (its affinity mask: taskset, a container's cpuset),
+/// else what the machine has; at least 1.
+unsigned available_cores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+    return static_cast<unsigned>(CPU_COUNT(&set));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
 
 po::options_description scan_description(ScanOptions& options, std::string& output, std::string& group_by,
                                          std::string& tz, std::string& fail_on) {
@@ -49,9 +63,9 @@ po::options_description scan_description(ScanOptions& options, std::string& outp
        "(default: the file's modification year)")
       ("tz", po::value(&tz)->default_value("UTC"),
        "zone of stamps that have none: UTC, an offset such as +01:00, or a name such as Europe/Berlin")
-      ("jobs,j", po::value(&options.config.jobs)->default_value(2),
-       "threads: 1 reads and analyses on one thread; 2 or more analyse on a second thread "
-       "while reading goes on (the report is the same)")
+      ("jobs,j", po::value(&options.config.jobs)->default_value(available_cores()),
+       "threads in all (default: the processors this process may run on): 1 reads and analyses on one "
+       "thread; N reads on one while N - 1 analyse; the report is the same for any N")
       ("color", po::value(&options.config.color)->default_value("auto"),
        "colour in the text report: auto (when stdout is a terminal and NO_COLOR is not set), always or never")
       ("quiet,q", po::bool_switch(&options.config.quiet),

@@ -341,11 +341,19 @@ Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
   detect::Analyzer analyzer(std::move(*analyzer_options));
   stream::GroupingOptions grouping;
   grouping.idle_timeout = static_cast<DurationNs>(config.idle_timeout_s * 1e9);
-  // With more than one job, windows are analysed on a second thread while parsing goes on;
-  // they are consumed in order, so the report is the same for any number of jobs.
+  // With more than one job, reading goes on while jobs - 1 threads analyse the windows: each
+  // window is prepared by any of them, then absorbed in order, so the report is the same for
+  // any number of jobs.
   std::unique_ptr<stream::WindowQueue> queue;
   if (config.jobs > 1) {
-    queue = std::make_unique<stream::WindowQueue>([&](const stream::StreamWindow& window) { analyzer.add(window); });
+    stream::WindowQueue::Limits limits;
+    limits.workers = config.jobs - 1;
+    queue = std::make_unique<stream::WindowQueue>(
+        [&](const stream::StreamWindow& window) { return analyzer.prepare(window); },
+        [&](const stream::StreamWindow& window, std::unique_ptr<stream::WindowWork> work) {
+          analyzer.absorb(window, *work);
+        },
+        limits);
   }
   stream::MemoryTrimmer trimmer;
   stream::StreamTable streams(grouping, [&](stream::OwnedWindow&& window) {

@@ -26,6 +26,7 @@
 #include <gapscan/stats/gap_series.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -332,6 +333,32 @@ struct Analyzer::Cluster {
   std::uint64_t last_stream = 0;                 // 1 + the id of the last stream counted in `streams`
 };
 
+struct Analyzer::LongTests {
+  std::optional<Quantisation> quantisation;
+  std::vector<Periodicity> periodicity;
+};
+
+/// What prepare() found in a window, for absorb().
+struct Analyzer::Prepared final : stream::WindowWork {
+  enum class Kind { primary, pacing, derived };
+  struct Mode {
+    std::vector<std::uint32_t> member_ids;  // indices into series.gaps
+    std::vector<DurationNs> members;
+    double log10_p = 0;
+  };
+  Kind kind = Kind::primary;
+  stats::GapSeries series;
+  std::vector<TriggerAligner::LineMatch> trigger_lines;  // not searched in derived streams
+  bool scanned = false;                                  // enough gaps for the stream's own tests
+  StreamDetections detections;                           // the long-stream tests apart
+  std::vector<RunFinding> runs;                          // a primary stream's, to join the report's
+  std::vector<Mode> modes;                               // a primary stream's, to join the clusters
+  bool long_stream = false;             // a primary stream's first window, long enough for the long tests
+  std::optional<LongTests> long_tests;  // run unless k_long_stream_tests streams had them already
+  bool renewal_tested = false;
+  std::optional<RenewalHit> renewal;  // a primary stream's loop, to keep
+};
+
 Analyzer::Analyzer(AnalyzerOptions options)
     : m_options(std::move(options)), m_triggers(m_options.triggers, [&] {
         TriggerOptions trigger_options = m_options.trigger_options;
@@ -350,37 +377,85 @@ std::unique_ptr<Analyzer> Analyzer::snapshot() const {
   return copy;
 }
 
-void Analyzer::add(const stream::StreamWindow& window) {
-  const stats::GapSeries series = stats::build_gap_series(window);
+void Analyzer::add(const stream::StreamWindow& window) { absorb(window, *prepare(window)); }
+
+std::unique_ptr<stream::WindowWork> Analyzer::prepare(const stream::StreamWindow& window) const {
+  auto work = std::make_unique<Prepared>();
+  work->series = stats::build_gap_series(window);
   if (window.key.empty() && completion_stream(window)) {
     // An input read as one stream whose lines each report a finished request or operation
     // (access-log lines, lines that log their own duration): its gaps are the pacing between
     // requests, not waits inside one. Analysed beside the requests, as an input's derived
     // stream is, and never a suspect; the durations the lines log are analysed as such.
-    ++m_summary.pacing_windows;
-    m_summary.pacing_gaps += series.gaps.size();
-    m_triggers.add(window, series);
-    if (series.gaps.size() >= static_cast<std::size_t>(m_options.min_members)) scan_stream(window, series, false);
-    return;
+    work->kind = Prepared::Kind::pacing;
+  } else if (!window.key.empty() && window.key.front() == k_derived_key) {
+    work->kind = Prepared::Kind::derived;
   }
-  if (!window.key.empty() && window.key.front() == k_derived_key) {
-    ++m_summary.derived_windows;
-    if (series.gaps.size() >= static_cast<std::size_t>(m_options.min_members)) {
-      ++m_summary.derived_windows_scanned;
-      scan_stream(window, series, false);
-    }
-    return;
+  if (work->kind != Prepared::Kind::derived) work->trigger_lines = m_triggers.find_lines(window);
+  work->scanned = work->series.gaps.size() >= static_cast<std::size_t>(m_options.min_members);
+  if (work->scanned) scan_stream(window, *work);
+  return work;
+}
+
+void Analyzer::absorb(const stream::StreamWindow& window, stream::WindowWork& base) {
+  auto& work = static_cast<Prepared&>(base);
+  const stats::GapSeries& series = work.series;
+  switch (work.kind) {
+    case Prepared::Kind::pacing:
+      ++m_summary.pacing_windows;
+      m_summary.pacing_gaps += series.gaps.size();
+      m_triggers.add(window, series, work.trigger_lines);
+      if (work.scanned) absorb_scan(window, work);
+      return;
+    case Prepared::Kind::derived:
+      ++m_summary.derived_windows;
+      if (work.scanned) {
+        ++m_summary.derived_windows_scanned;
+        absorb_scan(window, work);
+      }
+      return;
+    case Prepared::Kind::primary:
+      break;
   }
   m_pool.add(window, series);
-  m_triggers.add(window, series);
+  m_triggers.add(window, series, work.trigger_lines);
   ++m_summary.windows;
   if (!window.key.empty()) ++m_summary.keyed_windows;
   sample_lattice_gaps(window, series);
   sample_stall_ends(window, series);
   m_timelines.add(window, series);
-  if (series.gaps.size() < static_cast<std::size_t>(m_options.min_members)) return;
+  if (!work.scanned) return;
   ++m_summary.windows_scanned;
-  scan_stream(window, series, true);
+  absorb_scan(window, work);
+}
+
+void Analyzer::absorb_scan(const stream::StreamWindow& window, Prepared& work) {
+  for (RunFinding& run : work.runs) m_runs.push_back(std::move(run));
+  if (m_runs.size() > 4 * m_options.max_runs) {
+    std::sort(m_runs.begin(), m_runs.end(),
+              [](const RunFinding& a, const RunFinding& b) { return a.log10_p < b.log10_p; });
+    m_runs.resize(m_options.max_runs);
+  }
+  for (Prepared::Mode& mode : work.modes)
+    add_mode(window, work.series, mode.member_ids, std::move(mode.members), mode.log10_p);
+  StreamDetections& detections = work.detections;
+  // Long streams: their own lattice and the clocks their stall ends keep (the pooled tests
+  // cover all streams together; these say which stream it is). At most k_long_stream_tests
+  // streams, on their first window, and not the derived streams. prepare() ran the tests
+  // unless as many had been counted here by then: the count only grows, so they ran if needed.
+  std::atomic_ref<std::size_t> long_streams(m_long_streams_tested);
+  if (work.long_stream && long_streams.load(std::memory_order_relaxed) < k_long_stream_tests && work.long_tests) {
+    long_streams.fetch_add(1, std::memory_order_relaxed);
+    detections.quantisation = std::move(work.long_tests->quantisation);
+    if (detections.quantisation)
+      detections.best_log10_p = std::min(detections.best_log10_p, detections.quantisation->log10_p);
+    detections.periodicity = std::move(work.long_tests->periodicity);
+    for (const Periodicity& p : detections.periodicity)
+      detections.best_log10_p = std::min(detections.best_log10_p, p.log10_p);
+  }
+  if (work.renewal_tested) ++m_renewal_tested;
+  if (work.renewal && m_renewals.size() < k_max_renewals) m_renewals.push_back(std::move(*work.renewal));
+  if (has_detections(detections)) keep_stream(std::move(detections));
 }
 
 void Analyzer::sample_lattice_gaps(const stream::StreamWindow& window, const stats::GapSeries& series) {
@@ -450,29 +525,30 @@ void Analyzer::keep_stall_example(const stream::StreamWindow& window, const stat
   }
 }
 
-void Analyzer::scan_stream(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary) {
-  StreamDetections detections = stream_facts(window, series, primary);
-  scan_runs(window, series, primary, detections);
-  scan_gap_modes(window, series, primary, detections);
+void Analyzer::scan_stream(const stream::StreamWindow& window, Prepared& work) const {
+  const bool primary = work.kind == Prepared::Kind::primary;
+  const stats::GapSeries& series = work.series;
+  StreamDetections& detections = work.detections;
+  detections = stream_facts(window, series, primary);
+  scan_runs(window, work);
+  scan_gap_modes(work);
   if (std::optional<StreamStall> stall = lone_long_gap(window, series, m_options.alpha)) {
     detections.stalls.push_back(std::move(*stall));
     detections.best_log10_p = std::min(detections.best_log10_p, detections.stalls.back().log10_p);
   }
-  // Long streams: their own lattice and the clocks their stall ends keep (the pooled tests
-  // cover all streams together; these say which stream it is).
-  // At most k_long_stream_tests streams, on their first window, and not the derived streams.
-  if (primary && window.window_index == 0 && window.entries.size() >= m_options.long_stream_lines &&
-      m_long_streams_tested < k_long_stream_tests) {
-    ++m_long_streams_tested;
-    test_long_stream(window, series, detections);
+  if (primary && window.window_index == 0 && window.entries.size() >= m_options.long_stream_lines) {
+    work.long_stream = true;
+    // The count read here is at most the one absorb() will see (see absorb_scan).
+    const std::size_t tested = std::atomic_ref<std::size_t>(m_long_streams_tested).load(std::memory_order_relaxed);
+    if (tested < k_long_stream_tests) work.long_tests = test_long_stream(window, series);
   }
-  if (window.entries.size() >= m_options.long_stream_lines) scan_renewal(window, series, primary, detections);
-  if (has_detections(detections)) keep_stream(std::move(detections));
+  if (window.entries.size() >= m_options.long_stream_lines) scan_renewal(window, work);
 }
 
-void Analyzer::scan_runs(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary,
-                         StreamDetections& detections) {
+void Analyzer::scan_runs(const stream::StreamWindow& window, Prepared& work) const {
   // Runs of near-equal consecutive gaps.
+  const stats::GapSeries& series = work.series;
+  StreamDetections& detections = work.detections;
   RunOptions run_options;
   run_options.alpha = m_options.alpha;
   run_options.resolution_ns = static_cast<double>(series.resolution);
@@ -489,17 +565,13 @@ void Analyzer::scan_runs(const stream::StreamWindow& window, const stats::GapSer
     found.log10_p = run.log10_p;
     detections.best_log10_p = std::min(detections.best_log10_p, run.log10_p);
     detections.runs.push_back(found);
-    if (primary) m_runs.push_back(std::move(found));
-  }
-  if (m_runs.size() > 4 * m_options.max_runs) {
-    std::sort(m_runs.begin(), m_runs.end(),
-              [](const RunFinding& a, const RunFinding& b) { return a.log10_p < b.log10_p; });
-    m_runs.resize(m_options.max_runs);
+    if (work.kind == Prepared::Kind::primary) work.runs.push_back(std::move(found));
   }
 }
 
-void Analyzer::scan_gap_modes(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary,
-                              StreamDetections& detections) {
+void Analyzer::scan_gap_modes(Prepared& work) const {
+  const stats::GapSeries& series = work.series;
+  StreamDetections& detections = work.detections;
   std::vector<ScanPoint> points;
   points.reserve(series.gaps.size());
   for (std::size_t i = 0; i < series.gaps.size(); ++i) {
@@ -523,14 +595,15 @@ void Analyzer::scan_gap_modes(const stream::StreamWindow& window, const stats::G
     if (found.centre_ns < stats::k_min_resolution_ticks * static_cast<double>(series.resolution)) continue;
     detections.best_log10_p = std::min(detections.best_log10_p, mode.log10_p);
     detections.modes.push_back(found);
-    if (primary) add_mode(window, series, mode.members, std::move(members), mode.log10_p);
+    if (work.kind == Prepared::Kind::primary) work.modes.push_back({mode.members, std::move(members), mode.log10_p});
   }
 }
 
-void Analyzer::test_long_stream(const stream::StreamWindow& window, const stats::GapSeries& series,
-                                StreamDetections& detections) const {
+Analyzer::LongTests Analyzer::test_long_stream(const stream::StreamWindow& window,
+                                               const stats::GapSeries& series) const {
   // The lattice scan costs O(frequencies × 512), so the longest gap it uses is capped at 50
   // median gaps.
+  LongTests tests;
   const std::vector<double> lattice_gaps = lattice_sample_of(series, k_lattice_min_gap, m_options.quantisation_gaps);
   QuantisationOptions lattice_options;
   lattice_options.alpha = m_options.alpha;
@@ -540,32 +613,30 @@ void Analyzer::test_long_stream(const stream::StreamWindow& window, const stats:
     std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2), sorted.end());
     lattice_options.max_gap_ns = std::min(lattice_options.max_gap_ns, 50 * sorted[sorted.size() / 2]);
   }
-  detections.quantisation = find_quantisation(lattice_gaps, lattice_options);
-  if (detections.quantisation)
-    detections.best_log10_p = std::min(detections.best_log10_p, detections.quantisation->log10_p);
+  tests.quantisation = find_quantisation(lattice_gaps, lattice_options);
   PeriodicityOptions clock_options;
   clock_options.alpha = m_options.alpha;
-  detections.periodicity = find_periodicity(stall_ends_of(window, series, m_options.stall_min_ns), clock_options);
-  for (const Periodicity& p : detections.periodicity)
-    detections.best_log10_p = std::min(detections.best_log10_p, p.log10_p);
+  tests.periodicity = find_periodicity(stall_ends_of(window, series, m_options.stall_min_ns), clock_options);
+  return tests;
 }
 
-void Analyzer::scan_renewal(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary,
-                            StreamDetections& detections) {
+void Analyzer::scan_renewal(const stream::StreamWindow& window, Prepared& work) const {
   // A loop among the stream's lines (renewal), unless a gap mode already shows its period.
+  const stats::GapSeries& series = work.series;
+  StreamDetections& detections = work.detections;
   RenewalOptions renewal_options;
   renewal_options.alpha = m_options.alpha;
-  ++m_renewal_tested;
+  work.renewal_tested = true;
   const std::optional<Renewal> renewal = find_renewal(line_times(window, series), renewal_options);
   if (!renewal || explained_by_modes(detections.modes, renewal->period_ns, m_options.max_rel_width)) return;
   detections.best_log10_p = std::min(detections.best_log10_p, renewal->log10_p);
   detections.renewal = *renewal;
-  if (primary && m_renewals.size() < k_max_renewals) {
+  if (work.kind == Prepared::Kind::primary) {
     RenewalHit hit;
     hit.renewal = *renewal;
     hit.stream = detections.stream;
     hit.samples = loop_examples(window, series, renewal->period_ns, detections.stream);
-    m_renewals.push_back(std::move(hit));
+    work.renewal = std::move(hit);
   }
 }
 

@@ -74,7 +74,8 @@ TriggerAligner::TriggerAligner(std::vector<TriggerSpec> specs, TriggerOptions op
     m_regexes.push_back(std::move(*regex));
     m_specs.push_back(std::move(spec));
   }
-  m_prefilter = std::make_shared<Prefilter>(patterns);
+  m_prefilter = std::make_shared<const Prefilter>(patterns);
+  m_patterns = std::move(patterns);
   m_lines.assign(m_specs.size(), 0);
   m_markers.resize(m_specs.size());
 }
@@ -84,9 +85,10 @@ TriggerAligner::TriggerAligner(const TriggerAligner&) = default;
 TriggerAligner::TriggerAligner(TriggerAligner&&) noexcept = default;
 TriggerAligner& TriggerAligner::operator=(TriggerAligner&&) noexcept = default;
 
-void TriggerAligner::add(const stream::StreamWindow& window, const stats::GapSeries& series) {
+void TriggerAligner::add(const stream::StreamWindow& window, const stats::GapSeries& series,
+                         const std::vector<LineMatch>& lines) {
   if (m_specs.empty() || window.entries.empty()) return;
-  const bool has_triggers = keep_trigger_lines(window);
+  const bool has_triggers = keep_trigger_lines(window, lines);
 
   // Gaps are measured against the stream's own median gap: r = g / median. A window with too
   // few gaps to tell what is usual for it takes no part.
@@ -106,51 +108,59 @@ void TriggerAligner::add(const stream::StreamWindow& window, const stats::GapSer
   if (m_spans.size() > m_options.max_windows || m_stalls.size() > m_options.max_stalls) prune();
 }
 
-bool TriggerAligner::keep_trigger_lines(const stream::StreamWindow& window) {
-  // Trigger lines (kept whatever the stream's hash: they are few). The lines' texts lie back to
-  // back in the window's text, in entry order: the patterns' atoms are searched for over all of
-  // it in one pass (core/prefilter.hpp), and only the lines where one was found are tried, with
-  // the patterns whose atoms they hold. A match running from one line into the next is tried
-  // on the line where it starts.
-  const std::size_t triggers_before = m_triggers.size();
+std::shared_ptr<const Prefilter> TriggerAligner::prefilter() const {
+  std::lock_guard lock(*m_prefilter_lock);
+  return m_prefilter;
+}
+
+std::vector<TriggerAligner::LineMatch> TriggerAligner::find_lines(const stream::StreamWindow& window) const {
+  // The lines' texts lie back to back in the window's text, in entry order: the patterns'
+  // atoms are searched for over all of it in one pass (core/prefilter.hpp), and only the lines
+  // where one was found are tried, with the patterns whose atoms they hold. A match running
+  // from one line into the next is tried on the line where it starts.
+  std::vector<LineMatch> found;
+  const std::size_t first = window.window_index > 0 ? 1 : 0;
+  if (m_specs.empty() || first >= window.entries.size()) return found;
+  const std::shared_ptr<const Prefilter> filter = prefilter();
+  std::vector<std::size_t> hits;  // byte offsets of candidate matches
+  filter->candidates(window.text, window.entries[first].text_offset, hits);
+  std::sort(hits.begin(), hits.end());
+  std::vector<int> potentials;
+  std::size_t i = first, last_checked = SIZE_MAX;
+  for (std::size_t hit : hits) {
+    while (i + 1 < window.entries.size() && window.entries[i + 1].text_offset <= hit) ++i;
+    if (i == last_checked) continue;
+    last_checked = i;
+    const std::string_view text = window.line_text(window.entries[i]);
+    filter->potentials(text, potentials);
+    for (const int potential : potentials) {
+      if (m_regexes[static_cast<std::size_t>(potential)].search(text))
+        found.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(potential)});
+    }
+  }
+  return found;
+}
+
+bool TriggerAligner::keep_trigger_lines(const stream::StreamWindow& window, const std::vector<LineMatch>& lines) {
+  // Trigger lines are kept whatever the stream's hash: they are few.
   if (!m_adapted) {
     // The atoms are filed under the byte pairs this log has least of, once its first 64 KiB
     // are seen (a matter of speed only: the lines found are the same).
     m_sample.append(window.text.substr(0, k_adapt_sample - m_sample.size()));
     if (m_sample.size() >= k_adapt_sample) {
-      m_prefilter->adapt(m_sample);
+      auto adapted = std::make_shared<Prefilter>(m_patterns);
+      adapted->adapt(m_sample);
+      std::lock_guard lock(*m_prefilter_lock);
+      m_prefilter = std::move(adapted);
       m_adapted = true;
       std::string().swap(m_sample);
     }
   }
-  const std::size_t first = window.window_index > 0 ? 1 : 0;
-  if (first < window.entries.size()) {
-    const std::vector<std::size_t> hits = candidate_offsets(window, window.entries[first].text_offset);
-    std::size_t i = first, last_checked = SIZE_MAX;
-    for (std::size_t hit : hits) {
-      while (i + 1 < window.entries.size() && window.entries[i + 1].text_offset <= hit) ++i;
-      if (i == last_checked) continue;
-      last_checked = i;
-      match_line(window, window.entries[i]);
-    }
-  }
-  return m_triggers.size() > triggers_before;
-}
-
-std::vector<std::size_t> TriggerAligner::candidate_offsets(const stream::StreamWindow& window,
-                                                           std::size_t start) const {
-  std::vector<std::size_t> hits;  // byte offsets of candidate matches
-  m_prefilter->candidates(window.text, start, hits);
-  std::sort(hits.begin(), hits.end());
-  return hits;
-}
-
-void TriggerAligner::match_line(const stream::StreamWindow& window, const stream::Entry& entry) {
-  const std::string_view text = window.line_text(entry);
-  m_prefilter->potentials(text, m_potentials);
-  for (const int potential : m_potentials) {
-    const auto s = static_cast<std::size_t>(potential);
-    if (!m_regexes[s].search(text)) continue;
+  const std::size_t triggers_before = m_triggers.size();
+  for (const LineMatch& match : lines) {
+    const stream::Entry& entry = window.entries[match.entry];
+    const std::string_view text = window.line_text(entry);
+    const std::size_t s = match.spec;
     if (m_specs[s].marker) {
       if (m_lines[s]++ == 0)
         m_markers[s] = {m_specs[s].pattern, 0, entry.location, std::string(text.substr(0, k_max_text))};
@@ -160,6 +170,7 @@ void TriggerAligner::match_line(const stream::StreamWindow& window, const stream
     m_triggers.push_back({entry.time, entry.location, window.stream_id, s, std::string(text.substr(0, k_max_text)),
                           std::string(window.key.substr(0, k_max_name))});
   }
+  return m_triggers.size() > triggers_before;
 }
 
 double TriggerAligner::median_gap(const stats::GapSeries& series) {

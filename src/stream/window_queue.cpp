@@ -2,6 +2,8 @@
 
 #include <malloc.h>
 
+#include <algorithm>
+
 namespace gapscan::stream {
 
 void MemoryTrimmer::consumed(std::size_t bytes) {
@@ -11,62 +13,127 @@ void MemoryTrimmer::consumed(std::size_t bytes) {
   ::malloc_trim(0);
 }
 
-WindowQueue::WindowQueue(Consumer consumer, std::size_t max_windows, std::size_t max_bytes)
-    : m_consumer(std::move(consumer)), m_max_windows(max_windows), m_max_bytes(max_bytes) {
-  m_thread = std::thread([this] { run(); });
+struct WindowQueue::Batch {
+  std::vector<OwnedWindow> windows;
+  std::vector<std::unique_ptr<WindowWork>> work;  // one per window, once prepared
+  std::size_t bytes = 0;
+};
+
+WindowQueue::WindowQueue(Prepare prepare, Consumer consumer, Limits limits)
+    : m_prepare(std::move(prepare)), m_consumer(std::move(consumer)), m_limits(limits) {
+  m_limits.workers = std::max(1u, m_limits.workers);
+  m_threads.reserve(m_limits.workers);
+  for (unsigned i = 0; i < m_limits.workers; ++i) m_threads.emplace_back([this] { run(); });
 }
+
+WindowQueue::WindowQueue(std::function<void(const StreamWindow&)> consumer, std::size_t max_windows,
+                         std::size_t max_bytes)
+    : WindowQueue(
+          nullptr,
+          [consume = std::move(consumer)](const StreamWindow& window, std::unique_ptr<WindowWork>) { consume(window); },
+          Limits{1, max_windows, max_bytes, 0}) {}
 
 WindowQueue::~WindowQueue() { finish(); }
 
 void WindowQueue::push(OwnedWindow&& window) {
   const std::size_t bytes = window.bytes();
   std::unique_lock lock(m_mutex);
-  // A window larger than the byte budget still goes through, alone.
-  if (!(m_pending.empty() || (m_pending.size() < m_max_windows && m_pending_bytes + bytes <= m_max_bytes))) {
+  const auto room = [&] {
+    return m_unconsumed == 0 ||
+           (m_unconsumed < m_limits.max_windows && m_unconsumed_bytes + bytes <= m_limits.max_bytes);
+  };
+  if (!room()) {
+    if (m_waiting_workers > 0) m_work.notify_all();  // what is pending, however little, is all there is
     m_producer_waiting = true;
-    m_not_full.wait(lock, [&] {
-      return m_pending.empty() || (m_pending.size() < m_max_windows && m_pending_bytes + bytes <= m_max_bytes);
-    });
+    m_not_full.wait(lock, room);
     m_producer_waiting = false;
   }
+  ++m_unconsumed;
+  m_unconsumed_bytes += bytes;
   m_pending_bytes += bytes;
   m_pending.push_back(std::move(window));
-  // Woken only when it waits: a wake-up per window costs more than analysing a small one.
-  const bool wake = m_consumer_waiting;
+  // A worker is woken only when one waits and a batch's worth is pending: a wake-up per window
+  // costs more than analysing a small one.
+  const bool wake = m_waiting_workers > 0 && enough_pending();
   lock.unlock();
-  if (wake) m_not_empty.notify_one();
+  if (wake) m_work.notify_one();
+}
+
+WindowQueue::Batch WindowQueue::take_batch() {
+  Batch batch;
+  const std::size_t share = m_pending_bytes / m_limits.workers;
+  const std::size_t target = std::max(m_limits.min_batch_bytes, share);
+  while (!m_pending.empty() && (batch.windows.empty() || batch.bytes < target)) {
+    const std::size_t bytes = m_pending.front().bytes();
+    batch.bytes += bytes;
+    m_pending_bytes -= bytes;
+    batch.windows.push_back(std::move(m_pending.front()));
+    m_pending.pop_front();
+  }
+  return batch;
 }
 
 void WindowQueue::run() {
-  std::deque<OwnedWindow> batch;
+  std::unique_lock lock(m_mutex);
+  // Pending windows are taken once a batch's worth is there, or when nothing more may come for
+  // a while: the producer waits for room, drain() waits, or the input ended.
+  const auto takeable = [&] {
+    return !m_pending.empty() && (enough_pending() || m_producer_waiting || m_flush || m_done);
+  };
   for (;;) {
-    {
-      std::unique_lock lock(m_mutex);
-      m_consumer_waiting = true;
-      if (m_drain_waiting && m_pending.empty()) m_idle.notify_all();
-      m_not_empty.wait(lock, [&] { return !m_pending.empty() || m_done; });
-      m_consumer_waiting = false;
-      if (m_pending.empty()) return;  // done and drained
-      // Everything pending is taken at once: one lock and one wake-up per batch.
-      batch.swap(m_pending);
-      m_pending_bytes = 0;
-      if (m_producer_waiting) m_not_full.notify_one();
+    if (!takeable()) {
+      if (m_done) return;  // nothing pending; what others still prepare, they consume
+      ++m_waiting_workers;
+      m_work.wait(lock, [&] { return takeable() || m_done; });
+      --m_waiting_workers;
+      continue;
     }
-    std::size_t bytes = 0;
-    for (OwnedWindow& window : batch) {
-      bytes += window.bytes();
-      m_consumer(window.view());
+    Batch batch = take_batch();
+    const std::uint64_t sequence = m_next_batch++;
+    // More windows left: another worker may take them while this one prepares.
+    if (m_waiting_workers > 0 && enough_pending()) m_work.notify_one();
+    lock.unlock();
+    batch.work.resize(batch.windows.size());
+    if (m_prepare) {
+      for (std::size_t i = 0; i < batch.windows.size(); ++i) batch.work[i] = m_prepare(batch.windows[i].view());
     }
-    batch.clear();
-    m_trimmer.consumed(bytes);
+    lock.lock();
+    m_ready.emplace(sequence, std::move(batch));
+    if (!m_consuming) consume_ready(lock);
   }
+}
+
+void WindowQueue::consume_ready(std::unique_lock<std::mutex>& lock) {
+  m_consuming = true;
+  for (auto next = m_ready.find(m_next_consume); next != m_ready.end(); next = m_ready.find(m_next_consume)) {
+    Batch batch = std::move(next->second);
+    m_ready.erase(next);
+    ++m_next_consume;
+    lock.unlock();
+    for (std::size_t i = 0; i < batch.windows.size(); ++i)
+      m_consumer(batch.windows[i].view(), std::move(batch.work[i]));
+    const std::size_t windows = batch.windows.size(), bytes = batch.bytes;
+    batch = Batch{};  // the windows are freed outside the lock
+    m_trimmer.consumed(bytes);
+    lock.lock();
+    m_unconsumed -= windows;
+    m_unconsumed_bytes -= bytes;
+    if (m_producer_waiting) m_not_full.notify_one();
+  }
+  m_consuming = false;
+  if (m_unconsumed == 0) m_idle.notify_all();
+}
+
+bool WindowQueue::enough_pending() const {
+  return m_pending_bytes >= m_limits.min_batch_bytes || m_pending.size() >= k_batch_windows;
 }
 
 void WindowQueue::drain() {
   std::unique_lock lock(m_mutex);
-  m_drain_waiting = true;
-  m_idle.wait(lock, [&] { return (m_pending.empty() && m_consumer_waiting) || !m_thread.joinable(); });
-  m_drain_waiting = false;
+  m_flush = true;
+  m_work.notify_all();
+  m_idle.wait(lock, [&] { return m_unconsumed == 0; });
+  m_flush = false;
 }
 
 void WindowQueue::finish() {
@@ -75,8 +142,10 @@ void WindowQueue::finish() {
     if (m_done) return;
     m_done = true;
   }
-  m_not_empty.notify_one();
-  if (m_thread.joinable()) m_thread.join();
+  m_work.notify_all();
+  for (std::thread& thread : m_threads) {
+    if (thread.joinable()) thread.join();
+  }
 }
 
 }  // namespace gapscan::stream

@@ -114,8 +114,8 @@ TEST_CASE("The prefilter finds every occurrence of its atoms, at any start and u
     std::string text;
     const auto length = static_cast<std::size_t>(random.uniform() * 40);
     for (std::size_t i = 0; i < length; ++i)
-      text += alphabet[static_cast<std::size_t>(random.uniform() * static_cast<double>(alphabet.size())) %
-                       alphabet.size()];
+      text +=
+          alphabet[static_cast<std::size_t>(random.uniform() * static_cast<double>(alphabet.size())) % alphabet.size()];
     const auto from = static_cast<std::size_t>(random.uniform() * static_cast<double>(length + 1));
     std::vector<std::size_t> expected;
     for (std::size_t at = from; at < text.size(); ++at) {

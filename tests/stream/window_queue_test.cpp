@@ -44,9 +44,9 @@ TEST_CASE("A full window queue makes the producer wait", "[stream][queue]") {
         while (!release) std::this_thread::sleep_for(std::chrono::milliseconds(1));
         ++consumed;
       },
-      /*max_windows=*/1);
-  queue.push(OwnedWindow{});  // taken by the consumer, which waits
-  queue.push(OwnedWindow{});  // pending: the queue is now full
+      /*max_windows=*/2);
+  queue.push(OwnedWindow{});
+  queue.push(OwnedWindow{});  // two windows not yet consumed: the queue is now full
   std::atomic<bool> third_pushed{false};
   std::thread producer([&] {
     queue.push(OwnedWindow{});
@@ -58,4 +58,77 @@ TEST_CASE("A full window queue makes the producer wait", "[stream][queue]") {
   producer.join();
   queue.finish();
   CHECK(consumed == 3);
+}
+
+namespace {
+
+struct Squared final : WindowWork {
+  std::uint64_t value = 0;
+  std::thread::id thread;
+};
+
+OwnedWindow window_of(std::uint64_t id, std::size_t text_bytes) {
+  OwnedWindow window;
+  window.stream_id = id;
+  window.entries.resize(1);
+  window.text.assign(text_bytes, 'x');
+  window.entries[0].text_length = static_cast<std::uint32_t>(text_bytes);
+  return window;
+}
+
+}  // namespace
+
+TEST_CASE("Many workers prepare windows at once, and each is consumed once, in order, with its own work",
+          "[stream][queue]") {
+  const unsigned workers = GENERATE(1u, 2u, 4u);
+  const std::size_t text_bytes = GENERATE(std::size_t{10}, std::size_t{100000});  // tiny and large windows
+  std::vector<std::uint64_t> seen;
+  std::atomic<int> prepared{0};
+  std::atomic<int> consuming{0};
+  bool overlapped = false;
+  {
+    WindowQueue::Limits limits;
+    limits.workers = workers;
+    limits.max_windows = 100;
+    limits.max_bytes = 4u << 20;
+    limits.min_batch_bytes = 64u << 10;
+    WindowQueue queue(
+        [&](const StreamWindow& window) {
+          ++prepared;
+          auto work = std::make_unique<Squared>();
+          work->value = window.stream_id * window.stream_id;
+          return std::unique_ptr<WindowWork>(std::move(work));
+        },
+        [&](const StreamWindow& window, std::unique_ptr<WindowWork> work) {
+          overlapped |= ++consuming > 1;  // one consumer at a time
+          const auto* squared = dynamic_cast<const Squared*>(work.get());
+          REQUIRE(squared != nullptr);
+          CHECK(squared->value == window.stream_id * window.stream_id);
+          seen.push_back(window.stream_id);
+          --consuming;
+        },
+        limits);
+    for (std::uint64_t id = 0; id < 2000; ++id) queue.push(window_of(id, text_bytes));
+    queue.finish();
+  }
+  CHECK(prepared == 2000);
+  CHECK_FALSE(overlapped);
+  REQUIRE(seen.size() == 2000);
+  for (std::uint64_t id = 0; id < 2000; ++id) CHECK(seen[id] == id);
+}
+
+TEST_CASE("Draining the queue consumes windows fewer than a batch, and the queue goes on", "[stream][queue]") {
+  std::atomic<int> consumed{0};
+  WindowQueue::Limits limits;
+  limits.workers = 3;
+  WindowQueue queue([](const StreamWindow&) { return std::unique_ptr<WindowWork>(); },
+                    [&](const StreamWindow&, std::unique_ptr<WindowWork>) { ++consumed; }, limits);
+  queue.push(window_of(0, 10));
+  queue.push(window_of(1, 10));
+  queue.drain();  // two tiny windows: far from a batch, taken because drain() waits
+  CHECK(consumed == 2);
+  queue.push(window_of(2, 10));
+  queue.drain();
+  CHECK(consumed == 3);
+  queue.finish();
 }

@@ -45,7 +45,7 @@ struct ScanConfig {
   double idle_timeout_s = 600;
   int year = 0;                             ///< --year: for yearless stamps; 0: the file's modification year
   std::shared_ptr<const parse::Zone> zone;  ///< --tz: zone of stamps that do not say (null: UTC)
-  unsigned jobs = 2;                        ///< 1: one thread; 2 or more: analysis on a second thread
+  unsigned jobs = 2;                        ///< threads: 1 reads and analyses; N reads on one, N - 1 analyse
   bool explain = false;                     ///< print each suspect's score components (--explain)
   bool derived_streams = false;  ///< also analyse each message template's and each input's stream (--derived-streams)
   std::vector<std::string> triggers;  ///< --trigger: RE2 patterns of lines that may start a stall

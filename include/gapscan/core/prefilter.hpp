@@ -60,8 +60,8 @@ class Prefilter {
   std::vector<std::string> m_atoms;           // lower case
   std::vector<std::vector<Filed>> m_buckets;  // by pair index (see m_pair_bucket)
   std::vector<std::uint32_t> m_pair_bucket;   // 65 536 entries: 1 + bucket, or 0
-  std::vector<std::uint64_t> m_pairs;         // 65 536 bits: raw byte pairs (any case, first byte low) that have a bucket
-  std::vector<int> m_unfiltered;              // patterns without atoms
+  std::vector<std::uint64_t> m_pairs;  // 65 536 bits: raw byte pairs (any case, first byte low) that have a bucket
+  std::vector<int> m_unfiltered;       // patterns without atoms
 };
 
 }  // namespace gapscan

@@ -6,6 +6,7 @@
 #include <gapscan/detect/timeline.hpp>
 #include <gapscan/stats/gap_pool.hpp>
 #include <gapscan/stream/stream_table.hpp>
+#include <gapscan/stream/window_queue.hpp>
 
 #include <climits>
 #include <cstdint>
@@ -40,8 +41,17 @@ class Analyzer {
   ~Analyzer();
   Analyzer& operator=(const Analyzer&) = delete;
 
-  /// Analyses one window: gaps, pooled histograms, per-request modes.
+  /// Analyses one window: gaps, pooled histograms, per-request modes. The same as
+  /// absorb(window, *prepare(window)).
   void add(const stream::StreamWindow& window);
+
+  /// The part of a window's analysis that needs nothing but the window: its gaps, its own
+  /// tests, its trigger lines. Changes nothing: runs on several threads at once, beside absorb()
+  /// (stream::WindowQueue).
+  std::unique_ptr<stream::WindowWork> prepare(const stream::StreamWindow& window) const;
+  /// The rest, in window order: pooled histograms, samples, clusters, what is kept for the
+  /// report. `work` is prepare()'s of this window.
+  void absorb(const stream::StreamWindow& window, stream::WindowWork& work);
 
   /// Runs the pooled test and returns the findings.
   DetectionResult finish();
@@ -52,6 +62,8 @@ class Analyzer {
 
  private:
   struct Cluster;
+  struct Prepared;
+  struct LongTests;
   Analyzer(const Analyzer&);  // member-wise, clusters shared: snapshot() gives the copy its own
   /// Joins a request's mode (`member_ids`: indices into series.gaps) to the nearest cluster.
   void add_mode(const stream::StreamWindow& window, const stats::GapSeries& series,
@@ -70,21 +82,20 @@ class Analyzer {
   void keep_stall_example(const stream::StreamWindow& window, const stats::GapSeries& series, const stats::Gap& gap,
                           std::uint64_t hash);
   void keep_stream(StreamDetections detections);
-  /// The per-stream tests (modes, runs); a primary stream's modes also join the clusters.
-  void scan_stream(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary);
-  /// Runs of near-equal gaps into `detections`; a primary stream's also join the report's runs.
-  void scan_runs(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary,
-                 StreamDetections& detections);
-  /// Gap modes into `detections`; a primary stream's also join the clusters.
-  void scan_gap_modes(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary,
-                      StreamDetections& detections);
-  /// A long stream's own lattice and the clocks its stall ends keep, into `detections`.
-  void test_long_stream(const stream::StreamWindow& window, const stats::GapSeries& series,
-                        StreamDetections& detections) const;
+  /// The per-stream tests (modes, runs, a lone long gap, and for long streams loops and, for
+  /// the first k_long_stream_tests, lattice and clock), into `work`.
+  void scan_stream(const stream::StreamWindow& window, Prepared& work) const;
+  /// Runs of near-equal gaps into the detections; a primary stream's also to join the report's.
+  void scan_runs(const stream::StreamWindow& window, Prepared& work) const;
+  /// Gap modes into the detections; a primary stream's also to join the clusters.
+  void scan_gap_modes(Prepared& work) const;
+  /// A long stream's own lattice and the clocks its stall ends keep.
+  LongTests test_long_stream(const stream::StreamWindow& window, const stats::GapSeries& series) const;
   /// A loop among the stream's lines, unless a gap mode already shows its period; a primary
-  /// stream's loop is also kept for the renewal findings.
-  void scan_renewal(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary,
-                    StreamDetections& detections);
+  /// stream's loop is also to be kept for the renewal findings.
+  void scan_renewal(const stream::StreamWindow& window, Prepared& work) const;
+  /// What the stream's own tests found, into the runs, clusters, loops and streams kept.
+  void absorb_scan(const stream::StreamWindow& window, Prepared& work);
   /// Copies the pool's counts (gaps, zero gaps, clock steps, resolution) into the summary.
   void summarise_pool();
   /// The pooled test: its modes strengthen the clusters they hold; those that hold none are
@@ -128,7 +139,8 @@ class Analyzer {
   static constexpr std::size_t k_stall_examples = 256;
   static constexpr std::size_t k_max_renewals = 4096;
   static constexpr std::size_t k_long_stream_tests = 16;  ///< streams given their own lattice and clock tests
-  std::size_t m_long_streams_tested = 0;
+  /// Streams given the long-stream tests so far; read by prepare() on other threads (atomic_ref).
+  mutable std::size_t m_long_streams_tested = 0;
   std::vector<Stall> m_stalls;
   std::uint64_t m_stall_threshold = UINT64_MAX;
   std::vector<StallExample> m_stall_examples;

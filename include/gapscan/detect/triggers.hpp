@@ -54,6 +54,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -147,8 +148,21 @@ class TriggerAligner {
   bool empty() const { return m_specs.empty(); }
   const std::vector<TriggerSpec>& specs() const { return m_specs; }
 
-  /// Keeps the window's span, stalls and trigger lines.
-  void add(const stream::StreamWindow& window, const stats::GapSeries& series);
+  /// A line of a window that matches a pattern.
+  struct LineMatch {
+    std::uint32_t entry;  ///< index into the window's entries
+    std::uint32_t spec;   ///< index into specs()
+  };
+  /// The window's lines that match a pattern, in line order and, on one line, in pattern order
+  /// (a window after a stream's first starts with the previous window's last line: not
+  /// searched again). Changes nothing: may run on several threads at once, beside add().
+  std::vector<LineMatch> find_lines(const stream::StreamWindow& window) const;
+
+  /// Keeps the window's span, stalls and trigger lines (`lines`: find_lines of this window).
+  void add(const stream::StreamWindow& window, const stats::GapSeries& series, const std::vector<LineMatch>& lines);
+  void add(const stream::StreamWindow& window, const stats::GapSeries& series) {
+    add(window, series, find_lines(window));
+  }
 
   /// Tests every pattern that occurred; returns those significant at alpha, best first.
   std::vector<TriggerFinding> finish();
@@ -181,13 +195,11 @@ class TriggerAligner {
     std::string stream;
   };
   struct PatternTest;
-  /// Keeps the window's lines that match a trigger pattern and counts its markers' lines;
-  /// whether a trigger line was kept.
-  bool keep_trigger_lines(const stream::StreamWindow& window);
-  /// Sorted byte offsets in the window's text, from `start`, where a pattern may match.
-  std::vector<std::size_t> candidate_offsets(const stream::StreamWindow& window, std::size_t start) const;
-  /// Tries every pattern on one line: counts it, keeps it as a trigger or a marker's first line.
-  void match_line(const stream::StreamWindow& window, const stream::Entry& entry);
+  /// Keeps the lines found that match a trigger pattern and counts its markers' lines, and
+  /// adapts the prefilter to the first text seen; whether a trigger line was kept.
+  bool keep_trigger_lines(const stream::StreamWindow& window, const std::vector<LineMatch>& lines);
+  /// The prefilter as it is now (adapted to the log once its first 64 KiB are seen).
+  std::shared_ptr<const Prefilter> prefilter() const;
   /// The median of the series' gaps, at least 1 ns.
   double median_gap(const stats::GapSeries& series);
   /// The reference bin of a gap: its ratio to the window's median gap, in millionths, binned.
@@ -212,8 +224,11 @@ class TriggerAligner {
 
   std::vector<TriggerSpec> m_specs;
   std::vector<Regex> m_regexes;
-  std::shared_ptr<Prefilter> m_prefilter;  ///< the patterns' atoms, found in one pass over a window (shared by copies)
-  std::vector<int> m_potentials;           ///< scratch: the patterns a line may match
+  std::vector<std::string> m_patterns;  ///< the specs' patterns, to build the adapted prefilter
+  /// The patterns' atoms, found in one pass over a window; replaced (never changed) when
+  /// adapted, under m_prefilter_lock, as find_lines may be reading it. Shared by copies.
+  std::shared_ptr<const Prefilter> m_prefilter;
+  std::shared_ptr<std::mutex> m_prefilter_lock = std::make_shared<std::mutex>();
   static constexpr std::size_t k_adapt_sample = 64 * 1024;
   std::string m_sample;  ///< the first text seen, until the prefilter is adapted to it
   bool m_adapted = false;

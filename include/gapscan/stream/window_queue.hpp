@@ -1,17 +1,24 @@
 #pragma once
-// Hands stream windows to a consumer on its own thread: parsing and grouping go on while
-// the previous windows are analysed. Windows are consumed in the order they were produced,
-// so results do not depend on whether the queue is used. The queue is bounded: the producer
-// waits while `max_windows` windows or `max_bytes` bytes are pending (plus the batch being
-// analysed: the consumer takes everything pending at once), so memory stays bounded.
+// Hands stream windows to worker threads: parsing and grouping go on while the previous
+// windows are analysed. Each window is first prepared (the costly, self-contained part of its
+// analysis: gap series, per-request tests, trigger-line search), by any worker, many windows
+// at once; then consumed (what changes shared state), one window at a time and in the order
+// the windows were pushed, by whichever worker finished the batch that is next. So results do
+// not depend on the number of workers, nor on whether the queue is used. The queue is bounded:
+// the producer waits while `max_windows` windows or `max_bytes` bytes are pushed and not yet
+// consumed, so memory stays bounded.
 
 #include <gapscan/stream/stream_table.hpp>
 
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 namespace gapscan::stream {
 
@@ -27,42 +34,78 @@ class MemoryTrimmer {
   std::size_t m_bytes = 0;
 };
 
+/// What a window's preparation found, handed to the consumer with the window. Opaque here.
+struct WindowWork {
+  virtual ~WindowWork() = default;
+};
+
 class WindowQueue {
  public:
-  using Consumer = std::function<void(const StreamWindow&)>;
+  /// Called for many windows at once, on any of the worker threads: must not touch state the
+  /// consumer changes.
+  using Prepare = std::function<std::unique_ptr<WindowWork>(const StreamWindow&)>;
+  /// Called for one window at a time, in the order the windows were pushed.
+  using Consumer = std::function<void(const StreamWindow&, std::unique_ptr<WindowWork>)>;
 
-  explicit WindowQueue(Consumer consumer, std::size_t max_windows = 256, std::size_t max_bytes = 32u << 20);
+  struct Limits {
+    unsigned workers = 1;                      ///< threads preparing (and, one at a time, consuming)
+    std::size_t max_windows = 1024;            ///< windows pushed and not yet consumed
+    std::size_t max_bytes = 32u << 20;         ///< their bytes (OwnedWindow::bytes)
+    std::size_t min_batch_bytes = 256u << 10;  ///< a worker takes at least this much at once, if pending
+  };
+
+  WindowQueue(Prepare prepare, Consumer consumer, Limits limits);
+  /// One worker, no preparation: `consumer` is called for each window in order on its thread.
+  explicit WindowQueue(std::function<void(const StreamWindow&)> consumer, std::size_t max_windows = 1024,
+                       std::size_t max_bytes = 32u << 20);
   ~WindowQueue();  ///< finishes: consumes what is pending, then joins
   WindowQueue(const WindowQueue&) = delete;
   WindowQueue& operator=(const WindowQueue&) = delete;
 
-  /// Enqueues a window; blocks while the queue is full.
+  /// Enqueues a window; blocks while max_windows windows or max_bytes bytes are not yet consumed
+  /// (a window larger than max_bytes still goes through, alone).
   void push(OwnedWindow&& window);
-  /// Waits until every pushed window has been consumed; the consumer thread goes on waiting
-  /// for more (gapscan --follow takes a snapshot of the analysis then).
+  /// Waits until every pushed window has been consumed; the workers go on waiting for more
+  /// (gapscan --follow takes a snapshot of the analysis then).
   void drain();
 
-  /// Waits until every pushed window has been consumed and stops the consumer thread.
+  /// Waits until every pushed window has been consumed and stops the workers.
   void finish();
 
  private:
+  struct Batch;
   void run();
+  /// Takes the next batch from the pending windows: at least one window, and at least
+  /// min_batch_bytes or a worker's share of the pending bytes. Under the lock.
+  Batch take_batch();
+  /// Whether a batch's worth is pending (min_batch_bytes, or k_batch_windows windows). Under the lock.
+  bool enough_pending() const;
+  static constexpr std::size_t k_batch_windows = 64;
+  /// Consumes the ready batches in order while the next one is ready; called, and returns,
+  /// under the lock (released while consuming).
+  void consume_ready(std::unique_lock<std::mutex>& lock);
 
+  Prepare m_prepare;
   Consumer m_consumer;
-  std::size_t m_max_windows;
-  std::size_t m_max_bytes;
+  Limits m_limits;
   std::mutex m_mutex;
-  std::condition_variable m_not_empty;
-  std::condition_variable m_not_full;
-  std::condition_variable m_idle;  ///< the consumer waits with nothing pending (for drain())
-  std::deque<OwnedWindow> m_pending;
+  std::condition_variable m_work;      ///< workers wait for windows (or the end)
+  std::condition_variable m_not_full;  ///< the producer waits for room
+  std::condition_variable m_idle;      ///< drain() waits for everything to be consumed
+  std::deque<OwnedWindow> m_pending;   ///< pushed, not yet taken by a worker
   std::size_t m_pending_bytes = 0;
+  std::size_t m_unconsumed = 0;  ///< windows pushed and not yet consumed
+  std::size_t m_unconsumed_bytes = 0;
+  std::uint64_t m_next_batch = 0;          ///< sequence number of the next batch taken
+  std::uint64_t m_next_consume = 0;        ///< sequence number of the next batch to consume
+  std::map<std::uint64_t, Batch> m_ready;  ///< prepared, waiting for their turn
+  bool m_consuming = false;                ///< a worker is consuming (one at a time)
   bool m_done = false;
-  bool m_consumer_waiting = false;
+  bool m_flush = false;  ///< drain() waits: workers take what is pending, however little
+  unsigned m_waiting_workers = 0;
   bool m_producer_waiting = false;
-  bool m_drain_waiting = false;
-  MemoryTrimmer m_trimmer;  ///< consumer thread only
-  std::thread m_thread;
+  MemoryTrimmer m_trimmer;  ///< used by the consuming worker only
+  std::vector<std::thread> m_threads;
 };
 
 }  // namespace gapscan::stream
