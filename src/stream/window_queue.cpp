@@ -92,19 +92,43 @@ void WindowQueue::run() {
     const std::uint64_t sequence = m_next_batch++;
     // More windows left: another worker may take them while this one prepares.
     if (m_waiting_workers > 0 && enough_pending()) m_work.notify_one();
-    lock.unlock();
-    batch.work.resize(batch.windows.size());
-    if (m_prepare) {
-      for (std::size_t i = 0; i < batch.windows.size(); ++i) batch.work[i] = m_prepare(batch.windows[i].view());
+    if (!m_consuming && m_next_consume == sequence) {
+      // This batch is next: each window is prepared and consumed at once, while it is in the
+      // cache (with one worker, always).
+      m_consuming = true;
+      lock.unlock();
+      for (OwnedWindow& window : batch.windows) {
+        const StreamWindow view = window.view();
+        m_consumer(view, m_prepare ? m_prepare(view) : nullptr);
+      }
+      release(lock, std::move(batch));
+      ++m_next_consume;
+    } else {
+      lock.unlock();
+      batch.work.resize(batch.windows.size());
+      if (m_prepare) {
+        for (std::size_t i = 0; i < batch.windows.size(); ++i) batch.work[i] = m_prepare(batch.windows[i].view());
+      }
+      lock.lock();
+      m_ready.emplace(sequence, std::move(batch));
+      if (m_consuming) continue;
+      m_consuming = true;
     }
-    lock.lock();
-    m_ready.emplace(sequence, std::move(batch));
-    if (!m_consuming) consume_ready(lock);
+    consume_ready(lock);
   }
 }
 
+void WindowQueue::release(std::unique_lock<std::mutex>& lock, Batch batch) {
+  const std::size_t windows = batch.windows.size(), bytes = batch.bytes;
+  batch = Batch{};  // the windows are freed outside the lock
+  m_trimmer.consumed(bytes);
+  lock.lock();
+  m_unconsumed -= windows;
+  m_unconsumed_bytes -= bytes;
+  if (m_producer_waiting) m_not_full.notify_one();
+}
+
 void WindowQueue::consume_ready(std::unique_lock<std::mutex>& lock) {
-  m_consuming = true;
   for (auto next = m_ready.find(m_next_consume); next != m_ready.end(); next = m_ready.find(m_next_consume)) {
     Batch batch = std::move(next->second);
     m_ready.erase(next);
@@ -112,13 +136,7 @@ void WindowQueue::consume_ready(std::unique_lock<std::mutex>& lock) {
     lock.unlock();
     for (std::size_t i = 0; i < batch.windows.size(); ++i)
       m_consumer(batch.windows[i].view(), std::move(batch.work[i]));
-    const std::size_t windows = batch.windows.size(), bytes = batch.bytes;
-    batch = Batch{};  // the windows are freed outside the lock
-    m_trimmer.consumed(bytes);
-    lock.lock();
-    m_unconsumed -= windows;
-    m_unconsumed_bytes -= bytes;
-    if (m_producer_waiting) m_not_full.notify_one();
+    release(lock, std::move(batch));
   }
   m_consuming = false;
   if (m_unconsumed == 0) m_idle.notify_all();

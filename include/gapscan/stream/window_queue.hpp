@@ -50,14 +50,14 @@ class WindowQueue {
   struct Limits {
     unsigned workers = 1;                      ///< threads preparing (and, one at a time, consuming)
     std::size_t max_windows = 1024;            ///< windows pushed and not yet consumed
-    std::size_t max_bytes = 32u << 20;         ///< their bytes (OwnedWindow::bytes)
+    std::size_t max_bytes = 16u << 20;         ///< their bytes (OwnedWindow::bytes)
     std::size_t min_batch_bytes = 256u << 10;  ///< a worker takes at least this much at once, if pending
   };
 
   WindowQueue(Prepare prepare, Consumer consumer, Limits limits);
   /// One worker, no preparation: `consumer` is called for each window in order on its thread.
   explicit WindowQueue(std::function<void(const StreamWindow&)> consumer, std::size_t max_windows = 1024,
-                       std::size_t max_bytes = 32u << 20);
+                       std::size_t max_bytes = 16u << 20);
   ~WindowQueue();  ///< finishes: consumes what is pending, then joins
   WindowQueue(const WindowQueue&) = delete;
   WindowQueue& operator=(const WindowQueue&) = delete;
@@ -81,9 +81,12 @@ class WindowQueue {
   /// Whether a batch's worth is pending (min_batch_bytes, or k_batch_windows windows). Under the lock.
   bool enough_pending() const;
   static constexpr std::size_t k_batch_windows = 64;
-  /// Consumes the ready batches in order while the next one is ready; called, and returns,
-  /// under the lock (released while consuming).
+  /// Consumes the ready batches in order while the next one is ready, then gives up the
+  /// consumer's role (m_consuming, which the caller took). Called, and returns, under the lock
+  /// (released while consuming).
   void consume_ready(std::unique_lock<std::mutex>& lock);
+  /// Frees a consumed batch (outside the lock), then takes the lock and makes room for it.
+  void release(std::unique_lock<std::mutex>& lock, Batch batch);
 
   Prepare m_prepare;
   Consumer m_consumer;
