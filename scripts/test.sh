@@ -4,6 +4,8 @@
 #   scripts/test.sh              release build in build/release, warnings as errors
 #   scripts/test.sh --sanitize   the same with AddressSanitizer + UndefinedBehaviorSanitizer
 #                                in build/sanitize
+#   scripts/test.sh --threads    the tests of the threads (-j N, the window queue, --follow)
+#                                under ThreadSanitizer, in build/threads
 set -euo pipefail
 GAPSCAN_ROOT=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=scripts/deps.sh
@@ -13,11 +15,23 @@ mode=release
 case ${1:-} in
   "") ;;
   --sanitize) mode=sanitize ;;
-  -h | --help) sed -n '2,6p' "$0"; exit 0 ;;
+  --threads) mode=threads ;;
+  -h | --help) sed -n '2,8p' "$0"; exit 0 ;;
   *) echo "test.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
 esac
 
 gapscan_install "${GAPSCAN_BUILD_PACKAGES[@]}" "${GAPSCAN_TEST_PACKAGES[@]}"
+if [[ $mode == threads ]]; then
+  dir=$GAPSCAN_ROOT/build/threads
+  cmake -S "$GAPSCAN_ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGAPSCAN_WERROR=ON \
+    -DGAPSCAN_SANITIZE_THREAD=ON >/dev/null
+  cmake --build "$dir" -j "$(nproc)" --target gapscan gapscan_tests gen_mwlog >&2
+  export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+  cd "$dir"
+  TZ=UTC LC_ALL=C ctest --output-on-failure -j "$(nproc)" \
+    -R '^(The window queue|A full window queue|Many workers|Draining the queue|The report is the same for any number of threads|follow:)'
+  exit
+fi
 if [[ $mode == sanitize ]]; then
   dir=$GAPSCAN_ROOT/build/sanitize
   gapscan_build "$dir" RelWithDebInfo all -DGAPSCAN_WERROR=ON -DGAPSCAN_SANITIZE=ON

@@ -81,11 +81,11 @@ class Background {
 double log_factorial(double k) {
   static const std::vector<double> table = [] {
     std::vector<double> values(4096);
-    for (std::size_t i = 0; i < values.size(); ++i) values[i] = std::lgamma(static_cast<double>(i) + 1);
+    for (std::size_t i = 0; i < values.size(); ++i) values[i] = log_gamma(static_cast<double>(i) + 1);
     return values;
   }();
   const auto index = static_cast<std::size_t>(k);
-  return index < table.size() && static_cast<double>(index) == k ? table[index] : std::lgamma(k + 1);
+  return index < table.size() && static_cast<double>(index) == k ? table[index] : log_gamma(k + 1);
 }
 
 /// ln P(Poisson(lambda) = k): a lower bound of the tail P(X >= k), cheap enough to prune with.

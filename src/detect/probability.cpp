@@ -4,6 +4,11 @@
 #include <limits>
 
 namespace gapscan::detect {
+
+double log_gamma(double x) {
+  int sign = 0;
+  return ::lgamma_r(x, &sign);
+}
 namespace {
 
 constexpr double k_epsilon = 1e-15;
@@ -29,7 +34,7 @@ double log_gamma_q_fraction(double a, double x) {
     h *= delta;
     if (std::abs(delta - 1) < k_epsilon) break;
   }
-  return -x + a * std::log(x) - std::lgamma(a) + std::log(h);
+  return -x + a * std::log(x) - log_gamma(a) + std::log(h);
 }
 
 /// Continued fraction for the regularised incomplete beta function (modified Lentz).
@@ -66,8 +71,7 @@ double beta_fraction(double a, double b, double x) {
 double incomplete_beta(double a, double b, double x) {
   if (x <= 0) return 0;
   if (x >= 1) return 1;
-  const double front =
-      std::exp(std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log1p(-x));
+  const double front = std::exp(log_gamma(a + b) - log_gamma(a) - log_gamma(b) + a * std::log(x) + b * std::log1p(-x));
   if (x < (a + 1) / (a + b + 2)) return front * beta_fraction(a, b, x) / a;
   return 1 - front * beta_fraction(b, a, 1 - x) / b;
 }
@@ -85,7 +89,7 @@ double log_gamma_p(double a, double x) {
       sum += term;
       if (term < sum * k_epsilon) break;
     }
-    return -x + a * std::log(x) - std::lgamma(a) + std::log(sum);
+    return -x + a * std::log(x) - log_gamma(a) + std::log(sum);
   }
   const double log_q = log_gamma_q_fraction(a, x);
   const double q = std::exp(log_q);

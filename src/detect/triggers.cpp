@@ -54,8 +54,8 @@ double log_binomial_tail(std::size_t n, std::size_t k, double q) {
   if (k > n) return -std::numeric_limits<double>::infinity();
   double log_sum = -std::numeric_limits<double>::infinity();
   for (std::size_t j = k; j <= n; ++j) {
-    const double term = std::lgamma(static_cast<double>(n) + 1) - std::lgamma(static_cast<double>(j) + 1) -
-                        std::lgamma(static_cast<double>(n - j) + 1) + static_cast<double>(j) * std::log(q) +
+    const double term = log_gamma(static_cast<double>(n) + 1) - log_gamma(static_cast<double>(j) + 1) -
+                        log_gamma(static_cast<double>(n - j) + 1) + static_cast<double>(j) * std::log(q) +
                         static_cast<double>(n - j) * std::log1p(-q);
     const double hi = std::max(log_sum, term);
     log_sum = hi + std::log(std::exp(log_sum - hi) + std::exp(term - hi));

@@ -7,6 +7,10 @@ namespace gapscan::detect {
 /// ln P(X >= k) for X ~ Poisson(lambda); 0 when k <= 0, -inf when lambda <= 0 < k.
 double log_poisson_tail(double lambda, double k);
 
+/// ln Γ(x) for x > 0. std::lgamma also writes the global signgam, a data race when windows are
+/// analysed on several threads (ThreadSanitizer found it); this one does not.
+double log_gamma(double x);
+
 /// Chernoff upper bound of ln P(X >= k) for X ~ Poisson(lambda); cheap, for pruning.
 double log_poisson_tail_bound(double lambda, double k);
 
