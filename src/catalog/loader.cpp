@@ -426,10 +426,11 @@ std::string_view to_string(EvidenceScope scope) { return k_scopes[static_cast<st
 
 namespace {
 
-/// A catalog file to parse: its text, or why it could not be read.
+/// A catalog file to parse: its text (embedded, or read into the caller's storage), or why it
+/// could not be read.
 struct CauseFile {
   std::string name;
-  std::string text;
+  std::string_view text;
   std::optional<Diagnostic> unreadable;
 };
 
@@ -538,6 +539,7 @@ Expected<Catalog> load_directory(const std::string& directory, std::vector<Diagn
   Catalog catalog;
   catalog.origin = directory;
   std::vector<CauseFile> texts;
+  std::vector<std::string> contents_of(files.size());  // the texts' storage, one per file
   for (const std::string& file : files) {
     CauseFile& text = texts.emplace_back(CauseFile{file, {}, {}});
     const auto size = fs::file_size(file, ec);
@@ -553,7 +555,9 @@ Expected<Catalog> load_directory(const std::string& directory, std::vector<Diagn
       text.unreadable = make_error(file, "cannot read file");
       continue;
     }
-    text.text = contents.str();
+    std::string& stored = contents_of[texts.size() - 1];
+    stored = contents.str();
+    text.text = stored;
   }
   const bool failed = parse_files(texts, catalog, diagnostics);
   if (files.empty()) diagnostics.push_back({Severity::warning, directory, "no *.toml catalog files", {}});
@@ -566,7 +570,7 @@ Expected<Catalog> load_builtin(std::vector<Diagnostic>& diagnostics) {
   std::vector<CauseFile> files;
   for (const EmbeddedFile& file : embedded_files()) {
     if (file.name.find("/presets/") != std::string_view::npos) continue;  // log formats, not causes
-    files.push_back({std::string(file.name), std::string(file.text), {}});
+    files.push_back({std::string(file.name), file.text, {}});
   }
   const bool failed = parse_files(files, catalog, diagnostics);
   return finish_catalog(std::move(catalog), failed, diagnostics);

@@ -581,7 +581,7 @@ void Analyzer::scan_gap_modes(Prepared& work) const {
   options.alpha = m_options.alpha;
   options.min_count = m_options.min_members;
   options.resolution_ns = static_cast<double>(series.resolution);
-  for (const ScanMode& mode : scan_modes(std::move(points), options)) {
+  for (ScanMode& mode : scan_modes(std::move(points), options)) {
     std::vector<DurationNs> members;
     members.reserve(mode.members.size());
     for (std::uint32_t id : mode.members) members.push_back(series.gaps[id].raw);
@@ -595,7 +595,8 @@ void Analyzer::scan_gap_modes(Prepared& work) const {
     if (found.centre_ns < stats::k_min_resolution_ticks * static_cast<double>(series.resolution)) continue;
     detections.best_log10_p = std::min(detections.best_log10_p, mode.log10_p);
     detections.modes.push_back(found);
-    if (work.kind == Prepared::Kind::primary) work.modes.push_back({mode.members, std::move(members), mode.log10_p});
+    if (work.kind == Prepared::Kind::primary)
+      work.modes.push_back({std::move(mode.members), std::move(members), mode.log10_p});
   }
 }
 

@@ -66,16 +66,13 @@ double log_binomial_tail(std::size_t n, std::size_t k, double q) {
 }  // namespace
 
 TriggerAligner::TriggerAligner(std::vector<TriggerSpec> specs, TriggerOptions options) : m_options(options) {
-  std::vector<std::string> patterns;
   for (TriggerSpec& spec : specs) {
     auto regex = Regex::compile(spec.pattern, "trigger " + spec.pattern);
     if (!regex) continue;  // patterns are checked where they are loaded
-    patterns.push_back(spec.pattern);
     m_regexes.push_back(std::move(*regex));
     m_specs.push_back(std::move(spec));
   }
-  m_prefilter = std::make_shared<const Prefilter>(patterns);
-  m_patterns = std::move(patterns);
+  m_prefilter = std::make_shared<const Prefilter>(patterns());
   m_lines.assign(m_specs.size(), 0);
   m_markers.resize(m_specs.size());
 }
@@ -112,6 +109,13 @@ void TriggerAligner::add(const stream::StreamWindow& window, const stats::GapSer
 
   keep_stalls(window, series, median, hash);
   if (m_spans.size() > m_options.max_windows || m_stalls.size() > m_options.max_stalls) prune();
+}
+
+std::vector<std::string> TriggerAligner::patterns() const {
+  std::vector<std::string> patterns;
+  patterns.reserve(m_specs.size());
+  for (const TriggerSpec& spec : m_specs) patterns.push_back(spec.pattern);
+  return patterns;
 }
 
 std::shared_ptr<const Prefilter> TriggerAligner::prefilter() const {
@@ -154,7 +158,7 @@ bool TriggerAligner::keep_trigger_lines(const stream::StreamWindow& window, cons
     // are seen (a matter of speed only: the lines found are the same).
     m_sample.append(window.text.substr(0, k_adapt_sample - m_sample.size()));
     if (m_sample.size() >= k_adapt_sample) {
-      auto adapted = std::make_shared<Prefilter>(m_patterns);
+      auto adapted = std::make_shared<Prefilter>(patterns());
       adapted->adapt(m_sample);
       std::lock_guard lock(*m_prefilter_lock);
       m_prefilter = std::move(adapted);

@@ -198,6 +198,8 @@ class TriggerAligner {
   /// Keeps the lines found that match a trigger pattern and counts its markers' lines, and
   /// adapts the prefilter to the first text seen; whether a trigger line was kept.
   bool keep_trigger_lines(const stream::StreamWindow& window, const std::vector<LineMatch>& lines);
+  /// The specs' patterns, in spec order (what the prefilter is built from).
+  std::vector<std::string> patterns() const;
   /// The prefilter as it is now (adapted to the log once its first 64 KiB are seen).
   std::shared_ptr<const Prefilter> prefilter() const;
   /// The median of the series' gaps, at least 1 ns.
@@ -224,7 +226,6 @@ class TriggerAligner {
 
   std::vector<TriggerSpec> m_specs;
   std::vector<Regex> m_regexes;
-  std::vector<std::string> m_patterns;  ///< the specs' patterns, to build the adapted prefilter
   /// The patterns' atoms, found in one pass over a window; replaced (never changed) when
   /// adapted, under m_prefilter_lock, as find_lines may be reading it. Shared by copies.
   std::shared_ptr<const Prefilter> m_prefilter;
