@@ -234,9 +234,9 @@ Timing run(const std::string& data, bool parse, const parse::ReaderOptions& opti
     }
     records.detect(sample);
     for (std::size_t i = 0; i < sample.size(); ++i) {
-      records.read(sample[i], LineLocation{0, held[i].number, held[i].offset}, record);
+      records.read(sample[i], LineLocation{0, 0, held[i].number, held[i].offset}, record);
     }
-    while (auto line = reader.next()) records.read(line->text, LineLocation{0, line->number, line->offset}, record);
+    while (auto line = reader.next()) records.read(line->text, LineLocation{0, 0, line->number, line->offset}, record);
     const parse::LineAccount account = records.account();
     timing.lines = account.lines;
     timing.records = account.records;

@@ -16,8 +16,10 @@
 namespace gapscan::cli {
 
 std::span<const Command> commands() {
-  static constexpr std::array<Command, 6> k_commands = {{
+  static constexpr std::array<Command, 7> k_commands = {{
       {"scan", "find regular gaps in logs and name their likely cause (the default)", scan_command},
+      {"merge", "add up partial scans (scan --partial FILE) into the report of one scan over all their inputs",
+       merge_command},
       {"events", "print one row per record: line, time in ns, group key, format", events_command},
       {"causes", "list the causes gapscan knows, or show one in full (gapscan causes ID)", causes_command},
       {"patterns", "check, test or list the cause catalog files (patterns/*.toml)", patterns_command},

@@ -43,6 +43,9 @@ po::options_description scan_description(ScanOptions& options, std::string& outp
       ("follow,f", po::bool_switch(&options.config.follow),
        "follow one growing file or standard input (like tail -F): print each suspect when it becomes "
        "likely, and the whole report when the input ends or on Ctrl-C")
+      ("partial", po::value(&options.config.partial_file)->value_name("FILE"),
+       "save the evidence to FILE instead of printing a report: gapscan merge adds partials up into the "
+       "report one scan over all their inputs would give")
       ("report", po::value(&options.config.report_file),
        "write the report to this file instead of stdout (text without colour, 80 columns)")
       ("patterns", po::value(&options.config.patterns_dir),
@@ -189,6 +192,10 @@ Expected<ScanOptions> parse_scan_options(const std::vector<std::string>& args) {
   if (!by) return unexpected(by.error());
   options.config.group_by = std::move(*by);
   if (options.config.jobs == 0) return unexpected(usage_error("--jobs must be at least 1", ""));
+  if (!options.config.partial_file.empty() && (options.config.follow || !options.config.report_file.empty())) {
+    return unexpected(usage_error("--partial saves evidence, not a report: it goes with neither --follow nor --report",
+                                  "gapscan merge FILE prints the report of partials"));
+  }
   if (options.config.follow) {
     if (options.config.paths.size() > 1)
       return unexpected(usage_error("--follow follows one file or standard input", "run one gapscan per file"));
@@ -281,6 +288,22 @@ std::string events_usage() {
           "nanoseconds since the Unix epoch (UTC), its group key (or -) and the format name,\n"
           "separated by tabs; with several inputs, a '# NAME' line precedes each input's rows.\n\n"
        << events_description(options, output, group_by, tz);
+  return text.str();
+}
+
+std::string merge_usage() {
+  ScanOptions options;
+  std::string output, group_by, tz, fail_on;
+  std::ostringstream text;
+  text << "Usage: gapscan merge [options] PARTIAL...\n\n"
+          "Adds up partial scans (gapscan scan --partial PARTIAL LOGS...) into the report one scan over\n"
+          "all their inputs would give, the partials' inputs taken in the order the partials are given.\n"
+          "The partials must be made with the same --group-by, --idle-timeout and --derived-streams,\n"
+          "and with the catalog and --trigger given here. The report options are scan's:\n\n"
+       << scan_description(options, output, group_by, tz, fail_on)
+       << "\nExit status: 0 merged; 1 an input of a partial could not be read completely; 2 a usage\n"
+          "error, a broken catalog, or a partial that cannot be read or was made otherwise; 3 --fail-on\n"
+          "found a suspect.\n";
   return text.str();
 }
 

@@ -102,12 +102,13 @@ InputResult read_records(std::unique_ptr<source::ByteSource> bytes, SourceId id,
   parse::RecordReader records(options);
   parse::Record record;
   InputResult result;
+  std::uint32_t salt = 0;
   auto consume = [&](std::string_view text, std::uint64_t number, std::uint64_t offset, bool truncated) {
     if (truncated) {
       records.note_truncated();
       if (result.first_truncated == 0) result.first_truncated = number;
     }
-    const LineLocation location{id, number, offset};
+    const LineLocation location{id, salt, number, offset};
     records.read(text, location, record);
     if (records.record_ready()) on_record(record, records.record_text(), records.record_location());
   };
@@ -122,6 +123,9 @@ InputResult read_records(std::unique_ptr<source::ByteSource> bytes, SourceId id,
     sample_lines.push_back(*line);
   }
   records.detect(sample);
+  // Line hashes mix in the input's first line: the same lines are sampled from an input whatever
+  // its name or its place among the inputs (partial scans merge into one scan's report).
+  salt = sample.empty() ? 0 : source_salt(sample.front());
   for (std::size_t i = 0; i < sample.size(); ++i) {
     consume(sample[i], sample_lines[i].number, sample_lines[i].offset, sample_lines[i].truncated);
   }

@@ -4,6 +4,7 @@
 #include <gapscan/catalog/loader.hpp>
 #include <gapscan/catalog/matcher.hpp>
 #include <gapscan/cli/cli.hpp>
+#include <gapscan/cli/partial.hpp>
 #include <gapscan/cli/progress.hpp>
 #include <gapscan/cli/reading.hpp>
 #include <gapscan/core/interrupt.hpp>
@@ -27,6 +28,7 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <utility>
 
 namespace gapscan::cli {
 namespace {
@@ -34,55 +36,66 @@ namespace {
 /// Derived streams: every record also joins the stream of its message template and, when
 /// it belongs to a request, the stream of its whole input. Their keys start with
 /// detect::k_derived_key (see finding.hpp); the templates' texts name them in the report.
+/// Streams belong to one input: the caps count per input (end_input()).
 struct DerivedStreams {
   std::string scratch;
-  std::map<std::uint64_t, std::string> templates;  // hash -> template text (bounded)
-  std::set<SourceId> log_inputs;                   // inputs with a whole-input derived stream
-  static constexpr std::size_t k_max_templates = 4096;
+  std::map<std::uint64_t, std::string> templates;  // the input's template streams: hash -> text (bounded)
+  bool input_log = false;                          // whether the input has its whole-input derived stream
+  std::uint64_t streams = 0;                       // derived streams opened, over all inputs
+  static constexpr std::size_t k_max_templates = ScanState::k_max_templates;
+  static constexpr std::array<char, 2> k_log_key{detect::k_derived_key, 'L'};
 
-  void add(stream::StreamTable& streams, const parse::Record& record, std::string_view text,
+  void add(stream::StreamTable& streams_table, const parse::Record& record, std::string_view text,
            const LineLocation& location) {
     parse::Record derived = record;
     std::array<char, 24> key{};
     if (!record.group.empty()) {
-      const int length = std::snprintf(key.data(), key.size(), "%cL%u", detect::k_derived_key, location.source);
-      derived.group = std::string_view(key.data(), static_cast<std::size_t>(length));
-      streams.add(derived, text, location);
-      log_inputs.insert(location.source);
+      derived.group = std::string_view(k_log_key.data(), k_log_key.size());
+      streams_table.add(derived, text, location);
+      if (!input_log) ++streams;
+      input_log = true;
     }
     parse::message_template(record.message, scratch, record.group);
     if (scratch.empty()) return;
     const std::uint64_t hash = parse::template_hash(scratch);
     if (templates.size() < k_max_templates || templates.count(hash) > 0) {
-      templates.emplace(hash, scratch);
+      if (templates.emplace(hash, scratch).second) ++streams;
       const int length = std::snprintf(key.data(), key.size(), "%cT%016llx", detect::k_derived_key,
                                        static_cast<unsigned long long>(hash));
       derived.group = std::string_view(key.data(), static_cast<std::size_t>(length));
-      streams.add(derived, text, location);
+      streams_table.add(derived, text, location);
     }
+  }
+  /// The input's templates, for the report; the next input starts with none.
+  std::map<std::uint64_t, std::string> end_input() {
+    input_log = false;
+    return std::exchange(templates, {});
   }
 };
 
 /// Process streams: a record whose group is a request id and whose line names the process or
 /// thread that wrote it also joins that process's stream (always on: only such lines cost).
 struct ProcessStreams {
-  std::set<std::string, std::less<>> processes;
+  std::set<std::string, std::less<>> processes;  // the input's
+  std::uint64_t streams = 0;                     // process streams opened, over all inputs
   std::string key;
   static constexpr std::size_t k_max_processes = 4096;
 
-  void add(stream::StreamTable& streams, const parse::Record& record, std::string_view text,
+  void add(stream::StreamTable& streams_table, const parse::Record& record, std::string_view text,
            const LineLocation& location) {
     if (record.process.empty() || record.group.empty() || record.process == record.group) return;
     // Per line: look the process up first, so that a known one costs no allocation.
     if (processes.find(record.process) == processes.end()) {
       if (processes.size() >= k_max_processes) return;
       processes.emplace(record.process);
+      ++streams;
     }
     key.assign(1, detect::k_derived_key).append("P").append(record.process);
     parse::Record derived = record;
     derived.group = key;
-    streams.add(derived, text, location);
+    streams_table.add(derived, text, location);
   }
+  void end_input() { processes.clear(); }
 };
 
 struct Pipeline {
@@ -93,6 +106,8 @@ struct Pipeline {
   detect::DurationAnalyzer* durations = nullptr;
   std::shared_ptr<const std::vector<parse::FormatInfo>> user_formats;
   std::uint64_t records = 0;  ///< read so far, over all inputs (--follow's messages)
+  /// Called when an input has been read: its streams are closed and its analysis joins the run's.
+  std::function<void()> end_input;
 };
 
 /// Reads one input to the end, handing its records to the stream table.
@@ -153,6 +168,7 @@ report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Enco
                                : ""});
   }
   pipeline.lines.merge(result.account);
+  if (pipeline.end_input) pipeline.end_input();
   return input;
 }
 
@@ -238,12 +254,12 @@ std::vector<report::Input> read_followed(const ScanConfig& config, Pipeline& pip
 }
 
 /// What the report is built from besides detection: kept apart so that --follow's snapshots
-/// build theirs the same way as the final report.
+/// and gapscan merge build theirs the same way as a scan's final report.
 struct ScanParts {
   const catalog::Catalog* catalog = nullptr;
-  const DerivedStreams* derived = nullptr;
-  const ProcessStreams* processes = nullptr;
-  const stream::StreamTable* streams = nullptr;
+  const std::map<std::uint64_t, std::string>* templates = nullptr;
+  std::uint64_t derived_streams = 0;
+  const stream::GroupingStats* grouping = nullptr;
   const parse::LineAccount* lines = nullptr;
   const source::SourceTable* sources = nullptr;
 };
@@ -260,10 +276,9 @@ report::Report report_of(detect::DetectionResult& detection, std::vector<detect:
   results.runs = std::move(detection.runs);
   results.quantisation = std::move(detection.quantisation);
   results.streams = std::move(detection.streams);
-  results.derived_streams =
-      parts.derived->templates.size() + parts.derived->log_inputs.size() + parts.processes->processes.size();
-  results.templates = parts.derived->templates;
-  results.grouping = &parts.streams->stats();
+  results.derived_streams = parts.derived_streams;
+  results.templates = *parts.templates;
+  results.grouping = parts.grouping;
   results.lines = parts.lines;
   results.sources = parts.sources;
   results.catalog = parts.catalog;
@@ -274,15 +289,30 @@ report::Report report_of(detect::DetectionResult& detection, std::vector<detect:
   return report;
 }
 
-/// --follow: finishes a copy of the analysis so far, the requests still open included, and
-/// calls config.on_suspect for each suspect that became likely since the last time.
-void announce_likely(const detect::Analyzer& analyzer, const detect::DurationAnalyzer& durations,
-                     const ScanParts& parts, const ScanConfig& config, std::uint64_t records,
-                     std::set<std::string>& announced) {
-  std::unique_ptr<detect::Analyzer> copy = analyzer.snapshot();
-  parts.streams->peek([&](const stream::StreamWindow& window) { copy->add(window); });
+/// The report of a whole state: its analysis finished.
+report::Report report_of_state(ScanState& state, const catalog::Catalog& catalog, bool explain) {
+  source::SourceTable sources;
+  for (const std::string& name : state.sources) sources.add(name);
+  detect::DetectionResult detection = state.analyzer->finish();
+  const ScanParts parts{&catalog, &state.templates, state.derived_streams, &state.grouping, &state.lines, &sources};
+  return report_of(detection, state.durations.finish(), parts, std::move(state.inputs), std::move(state.diagnostics),
+                   explain);
+}
+
+/// --follow: finishes a copy of the analysis so far (the inputs read, `analyzed`, and the one
+/// being read, `analyzer`, with its requests still open), and calls config.on_suspect for each
+/// suspect that became likely since the last time.
+void announce_likely(const detect::Analyzer& analyzed, const detect::Analyzer& analyzer,
+                     const detect::DurationAnalyzer& durations_analyzed, const detect::DurationAnalyzer& durations,
+                     const stream::StreamTable& streams, const ScanParts& parts, const ScanConfig& config,
+                     std::uint64_t records, std::set<std::string>& announced) {
+  std::unique_ptr<detect::Analyzer> current = analyzer.snapshot();
+  streams.peek([&](const stream::StreamWindow& window) { current->add(window); });
+  std::unique_ptr<detect::Analyzer> copy = analyzed.snapshot();
+  copy->merge(std::move(*current));
   detect::DetectionResult detection = copy->finish();
-  detect::DurationAnalyzer durations_now = durations;
+  detect::DurationAnalyzer durations_now = durations_analyzed;
+  durations_now.merge(detect::DurationAnalyzer(durations));
   const report::Report now = report_of(detection, durations_now.finish(), parts, {}, {}, config.explain);
   for (const report::Finding& finding : now.findings) {
     if (finding.likely && finding.cause != "unknown" && announced.insert(finding.cause).second)
@@ -322,6 +352,21 @@ Expected<std::shared_ptr<const catalog::Catalog>> catalog_of(const ScanConfig& c
   return std::make_shared<const catalog::Catalog>(std::move(*loaded));
 }
 
+/// gapscan merge: the partials, in the order given, added up into one report.
+Expected<report::Report> merge_partials(const ScanConfig& config, const catalog::Catalog& catalog,
+                                        PartialSettings settings, const detect::Analyzer& prototype, ScanState& state,
+                                        int& exit_code) {
+  settings.grouping.clear();  // the first partial's
+  for (const std::string& path : config.partials) {
+    if (interrupted()) break;
+    if (auto merged = merge_partial(path, settings, prototype, state); !merged) return unexpected(merged.error());
+  }
+  for (const Diagnostic& diagnostic : state.diagnostics) {
+    if (diagnostic.severity == Severity::error) exit_code = k_exit_input_error;
+  }
+  return report_of_state(state, catalog, config.explain);
+}
+
 }  // namespace
 
 Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
@@ -338,7 +383,16 @@ Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
 
   auto analyzer_options = analyzer_options_for(*catalog, config);
   if (!analyzer_options) return unexpected(analyzer_options.error());
-  detect::Analyzer analyzer(std::move(*analyzer_options));
+  const PartialSettings settings = partial_settings(config, *analyzer_options);
+  // Each input is analysed on its own (its streams end with it) and its analysis then joins the
+  // run's (Analyzer::merge): a run over many inputs is the merge of runs over each, which is
+  // what lets partial scans (--partial) merge into the report of one.
+  const detect::Analyzer prototype(std::move(*analyzer_options));
+  ScanState state;
+  state.analyzer = prototype.snapshot();  // the inputs read
+  if (!config.partials.empty()) return merge_partials(config, *catalog, settings, prototype, state, exit_code);
+
+  std::unique_ptr<detect::Analyzer> analyzer = prototype.snapshot();  // the input being read
   stream::GroupingOptions grouping;
   grouping.idle_timeout = static_cast<DurationNs>(config.idle_timeout_s * 1e9);
   // With more than one job, reading goes on while jobs - 1 threads analyse the windows: each
@@ -349,9 +403,9 @@ Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
     stream::WindowQueue::Limits limits;
     limits.workers = config.jobs - 1;
     queue = std::make_unique<stream::WindowQueue>(
-        [&](const stream::StreamWindow& window) { return analyzer.prepare(window); },
+        [&](const stream::StreamWindow& window) { return analyzer->prepare(window); },
         [&](const stream::StreamWindow& window, std::unique_ptr<stream::WindowWork> work) {
-          analyzer.absorb(window, *work);
+          analyzer->absorb(window, *work);
         },
         limits);
   }
@@ -360,11 +414,11 @@ Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
     if (queue) {
       queue->push(std::move(window));
     } else {
-      analyzer.add(window.view());
+      analyzer->add(window.view());
       trimmer.consumed(window.bytes());
     }
   });
-  detect::DurationAnalyzer durations;
+  detect::DurationAnalyzer durations;  // the input being read
   DerivedStreams derived;
   Pipeline pipeline;
   ProcessStreams processes;
@@ -373,8 +427,16 @@ Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
   pipeline.streams = &streams;
   pipeline.durations = &durations;
   pipeline.user_formats = *user_formats;
+  pipeline.end_input = [&] {
+    streams.finish();
+    if (queue) queue->drain();  // the reading thread waits: no window of the next input is in flight
+    state.analyzer->merge(std::move(*analyzer));
+    analyzer = prototype.snapshot();
+    state.durations.merge(std::exchange(durations, detect::DurationAnalyzer()));
+    state.add_templates(derived.end_input());
+    processes.end_input();
+  };
   source::SourceTable sources;
-  const ScanParts parts{catalog.get(), &derived, &processes, &streams, &pipeline.lines, &sources};
 
   // --follow: a snapshot of the analysis now and then (at most a fifth of the time spent on them).
   std::set<std::string> announced;
@@ -383,17 +445,37 @@ Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
     const auto start = std::chrono::steady_clock::now();
     if (start < next_snapshot || !config.on_suspect) return;
     if (queue) queue->drain();
-    announce_likely(analyzer, durations, parts, config, pipeline.records, announced);
+    std::map<std::uint64_t, std::string> templates = state.templates;
+    templates.insert(derived.templates.begin(), derived.templates.end());
+    const ScanParts parts{catalog.get(),    &templates,      derived.streams + processes.streams,
+                          &streams.stats(), &pipeline.lines, &sources};
+    announce_likely(*state.analyzer, *analyzer, state.durations, durations, streams, parts, config, pipeline.records,
+                    announced);
     next_snapshot = std::chrono::steady_clock::now() + 4 * (std::chrono::steady_clock::now() - start);
   };
   std::vector<report::Input> inputs = config.follow ? read_followed(config, pipeline, sources, diagnostics, snapshot)
                                                     : read_inputs(config, pipeline, sources, diagnostics);
-  streams.finish();
   if (queue) queue->finish();
-  detect::DetectionResult detection = analyzer.finish();
 
   exit_code = exit_status(config, inputs, diagnostics);
-  return report_of(detection, durations.finish(), parts, std::move(inputs), std::move(diagnostics), config.explain);
+  state.derived_streams = derived.streams + processes.streams;
+  state.grouping = streams.stats();
+  state.lines = pipeline.lines;
+  for (SourceId id = 0; id < sources.size(); ++id) state.sources.push_back(sources.name(id));
+  state.inputs = std::move(inputs);
+  state.diagnostics = std::move(diagnostics);
+  if (!config.partial_file.empty()) {
+    // --partial: the evidence is saved for gapscan merge; the report says only what was read.
+    report::Report report;
+    report.inputs = state.inputs;
+    report.diagnostics = state.diagnostics;
+    if (auto written = write_partial(config.partial_file, state, settings); !written) {
+      report.diagnostics.push_back(written.error());
+      exit_code = k_exit_usage;
+    }
+    return report;
+  }
+  return report_of_state(state, *catalog, config.explain);
 }
 
 }  // namespace gapscan::cli

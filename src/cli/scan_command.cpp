@@ -25,6 +25,11 @@ int scan_command(const std::vector<std::string>& args) {
     write_stdout(scan_usage());
     return k_exit_ok;
   }
+  return run_scan_command(std::move(*options));
+}
+
+int run_scan_command(ScanOptions scan_options) {
+  ScanOptions* options = &scan_options;
   // The report file is opened before the scan, so that a long scan does not end in an error.
   std::ofstream report_file;
   const std::string& report_path = options->config.report_file;
@@ -62,6 +67,7 @@ int scan_command(const std::vector<std::string>& args) {
     return k_exit_usage;
   }
   for (const Diagnostic& diagnostic : report->diagnostics) print_diagnostic(diagnostic);
+  if (!options->config.partial_file.empty()) return exit_code;  // the evidence is saved; no report
   const OutputFormat output = options->config.output;
   std::string text;
   if (output == OutputFormat::json) {

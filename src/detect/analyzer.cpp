@@ -123,7 +123,7 @@ bool completion_stream(const stream::StreamWindow& window) {
 
 /// The detections of a stream before its tests: its kind, name and input, its size and the
 /// shape of its timestamps. A derived stream's key is k_derived_key, a tag ('T' template,
-/// 'P' process, 'L' log) and the template hash, process or input id.
+/// 'P' process, 'L' log) and the template hash or process (a log stream's input is the window's).
 StreamDetections stream_facts(const stream::StreamWindow& window, const stats::GapSeries& series, bool primary) {
   StreamDetections detections;
   if (!primary && window.key.empty()) {
@@ -140,8 +140,7 @@ StreamDetections stream_facts(const stream::StreamWindow& window, const stats::G
     detections.kind = "input";
   }
   if (primary) detections.stream = window.key.empty() ? std::string() : std::string(window.key.substr(0, 64));
-  if (detections.kind == "log")
-    detections.input = static_cast<SourceId>(std::strtoul(std::string(window.key.substr(2)).c_str(), nullptr, 10));
+  if (detections.kind == "log") detections.input = window.input;
   if (detections.kind == "input") detections.input = window.input;
   detections.lines = window.entries.size();
   detections.span = series.span;
@@ -378,6 +377,98 @@ std::unique_ptr<Analyzer> Analyzer::snapshot() const {
 }
 
 void Analyzer::add(const stream::StreamWindow& window) { absorb(window, *prepare(window)); }
+
+namespace {
+
+/// Keeps the `keep` items that sort first by `less`, in the order they were in (stable): a cut
+/// that gives the same items in any grouping of merges.
+template <typename T, typename Less>
+void keep_first(std::vector<T>& items, std::size_t keep, Less less) {
+  if (items.size() <= keep) return;
+  std::stable_sort(items.begin(), items.end(), less);
+  items.resize(keep);
+}
+
+/// Appends `from` to `into`, keeping the items whose hash is below both thresholds (the lower
+/// becomes `threshold`); cut back to the `keep` smallest when twice as many (as the sampling
+/// itself does).
+template <typename T, typename Hash>
+void merge_sample(std::vector<T>& into, std::uint64_t& threshold, std::vector<T>&& from, std::uint64_t from_threshold,
+                  std::size_t keep, Hash hash) {
+  threshold = std::min(threshold, from_threshold);
+  const std::uint64_t limit = threshold;
+  std::erase_if(into, [&](const T& item) { return hash(item) >= limit; });
+  for (T& item : from)
+    if (hash(item) < limit) into.push_back(std::move(item));
+  if (into.size() >= 2 * keep) {
+    std::nth_element(into.begin(), into.begin() + static_cast<std::ptrdiff_t>(keep), into.end(),
+                     [&](const T& a, const T& b) { return hash(a) < hash(b); });
+    threshold = hash(into[keep]);
+    into.resize(keep);
+  }
+}
+
+}  // namespace
+
+void Analyzer::merge(Analyzer&& other) {
+  m_pool.merge(std::move(other.m_pool));
+  for (RunFinding& run : other.m_runs) m_runs.push_back(std::move(run));
+  if (m_runs.size() > 4 * m_options.max_runs) {
+    keep_first(m_runs, m_options.max_runs,
+               [](const RunFinding& a, const RunFinding& b) { return a.log10_p < b.log10_p; });
+  }
+  for (StreamDetections& detections : other.m_streams) keep_stream(std::move(detections));
+  seal_clusters();
+  other.seal_clusters();
+  for (auto& [key, cell] : other.m_cells) m_cells[key].add(std::move(cell));
+  m_long_streams_tested += other.m_long_streams_tested;
+  merge_sample(m_stalls, m_stall_threshold, std::move(other.m_stalls), other.m_stall_threshold, m_options.stall_sample,
+               [](const Stall& stall) { return stall.hash; });
+  merge_sample(m_stall_examples, m_example_threshold, std::move(other.m_stall_examples), other.m_example_threshold,
+               k_stall_examples, [](const StallExample& example) { return example.hash; });
+  merge_sample(m_lattice_sample, m_lattice_threshold, std::move(other.m_lattice_sample), other.m_lattice_threshold,
+               m_options.quantisation_gaps, [](const auto& item) { return item.first; });
+  m_triggers.merge(std::move(other.m_triggers));
+  m_timelines.merge(other.m_timelines);
+  for (RenewalHit& hit : other.m_renewals) {
+    if (m_renewals.size() >= k_max_renewals) break;
+    m_renewals.push_back(std::move(hit));
+  }
+  m_renewal_tested += other.m_renewal_tested;
+  m_summary.windows += other.m_summary.windows;
+  m_summary.keyed_windows += other.m_summary.keyed_windows;
+  m_summary.windows_scanned += other.m_summary.windows_scanned;
+  m_summary.derived_windows += other.m_summary.derived_windows;
+  m_summary.derived_windows_scanned += other.m_summary.derived_windows_scanned;
+  m_summary.pacing_windows += other.m_summary.pacing_windows;
+  m_summary.pacing_gaps += other.m_summary.pacing_gaps;
+}
+
+void Analyzer::seal_clusters() {
+  for (const auto& pointer : m_clusters) {
+    if (!pointer) continue;
+    const Cluster& cluster = *pointer;
+    Cell cell;
+    const auto weight = static_cast<std::uint64_t>(std::llround(cluster.weight));
+    cell.centre_sum = std::llround(cluster.log_centre * Cell::k_unit) * static_cast<std::int64_t>(weight);
+    cell.spread_sum = std::llround(cluster.spread * Cell::k_unit) * static_cast<std::int64_t>(weight);
+    cell.weight = weight;
+    cell.streams = cluster.streams;
+    cell.members = cluster.members;
+    cell.member_time = static_cast<std::uint64_t>(std::llround(cluster.member_time));
+    cell.span_sum = static_cast<std::uint64_t>(std::llround(cluster.span_sum));
+    cell.best_log10_p = cluster.best_log10_p;
+    cell.bins = cluster.bins;
+    cell.top_key = cluster.top_key;
+    cell.top_members = cluster.top_members;
+    cell.top_gaps = cluster.top_gaps;
+    cell.top_share = cluster.top_share;
+    cell.top_timeline = cluster.top_timeline;
+    const auto key = static_cast<std::int64_t>(std::floor(cluster.log_centre / k_cluster_radius));
+    m_cells[key].add(std::move(cell));
+  }
+  m_clusters.clear();
+}
 
 std::unique_ptr<stream::WindowWork> Analyzer::prepare(const stream::StreamWindow& window) const {
   auto work = std::make_unique<Prepared>();
@@ -730,8 +821,29 @@ void Analyzer::absorb(Cluster& into, const Cluster& from) const {
 }
 
 void Analyzer::merge_clusters() {
-  std::sort(m_clusters.begin(), m_clusters.end(),
-            [](const auto& a, const auto& b) { return a->log_centre < b->log_centre; });
+  seal_clusters();
+  for (const auto& [key, cell] : m_cells) {
+    auto cluster = std::make_shared<Cluster>();
+    const auto weight = static_cast<double>(cell.weight);
+    cluster->log_centre = static_cast<double>(cell.centre_sum) / Cell::k_unit / weight;
+    cluster->spread = static_cast<double>(cell.spread_sum) / Cell::k_unit / weight;
+    cluster->weight = weight;
+    cluster->streams = cell.streams;
+    cluster->members = cell.members;
+    cluster->member_time = static_cast<double>(cell.member_time);
+    cluster->span_sum = static_cast<double>(cell.span_sum);
+    cluster->best_log10_p = cell.best_log10_p;
+    cluster->bins = cell.bins;
+    cluster->top_key = cell.top_key;
+    cluster->top_members = cell.top_members;
+    cluster->top_gaps = cell.top_gaps;
+    cluster->top_share = cell.top_share;
+    cluster->top_timeline = cell.top_timeline;
+    m_clusters.push_back(std::move(cluster));
+  }
+  m_cells.clear();
+  std::stable_sort(m_clusters.begin(), m_clusters.end(),
+                   [](const auto& a, const auto& b) { return a->log_centre < b->log_centre; });
   std::vector<std::shared_ptr<Cluster>> merged;
   for (auto& cluster : m_clusters) {
     if (!merged.empty()) {
@@ -948,6 +1060,7 @@ std::vector<Finding> Analyzer::periodic_findings() {
   options.alpha = m_options.alpha;
   std::sort(m_stall_examples.begin(), m_stall_examples.end(),
             [](const StallExample& a, const StallExample& b) { return a.hash < b.hash; });
+  if (m_stall_examples.size() > k_stall_examples) m_stall_examples.resize(k_stall_examples);  // any grouping alike
   for (const Periodicity& p : find_periodicity(times, options)) {
     Finding finding;
     finding.shape = Shape::periodic;

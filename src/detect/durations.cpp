@@ -27,13 +27,20 @@ void DurationAnalyzer::add(std::string_view group_key, DurationNs value, std::ui
                            std::string_view line, std::string_view fields) {
   if (value <= 0) return;
   ++m_values;
+  group_key = group_key.substr(0, 64);
   auto it = m_groups.find(group_key);
   if (it == m_groups.end()) {
+    // The max_groups groups with the first keys (in key order) are kept: the same groups for any
+    // order of lines and any grouping of merged analyses.
     if (m_groups.size() >= m_options.max_groups) {
-      ++m_dropped_groups;
-      return;
+      if (group_key >= m_groups.rbegin()->first) {
+        ++m_dropped_values;
+        return;
+      }
+      m_dropped_values += m_groups.rbegin()->second.seen;
+      m_groups.erase(std::prev(m_groups.end()));
     }
-    it = m_groups.emplace(std::string(group_key.substr(0, 64)), Group{}).first;
+    it = m_groups.emplace(std::string(group_key), Group{}).first;
   }
   Group& group = it->second;
   ++group.seen;
@@ -196,8 +203,44 @@ void DurationAnalyzer::add_examples(const std::string& key, const Group& group, 
   }
 }
 
+void DurationAnalyzer::merge(DurationAnalyzer&& other) {
+  for (auto& [key, theirs] : other.m_groups) {
+    auto found = m_groups.find(key);
+    if (found == m_groups.end()) {
+      m_groups.emplace(key, std::move(theirs));
+      continue;
+    }
+    Group& group = found->second;
+    group.seen += theirs.seen;
+    group.digits = std::max(group.digits, theirs.digits);
+    const auto merge_kept = [](auto& into, std::uint64_t& threshold, auto& from, std::uint64_t from_threshold,
+                               std::size_t keep) {
+      threshold = std::min(threshold, from_threshold);
+      const std::uint64_t limit = threshold;
+      std::erase_if(into, [limit](const auto& item) { return item.hash >= limit; });
+      for (auto& item : from)
+        if (item.hash < limit) into.push_back(std::move(item));
+      keep_smallest(into, threshold, keep);
+    };
+    merge_kept(group.values, group.threshold, theirs.values, theirs.threshold, m_options.max_values);
+    merge_kept(group.examples, group.example_threshold, theirs.examples, theirs.example_threshold, k_examples);
+  }
+  while (m_groups.size() > m_options.max_groups) {
+    m_dropped_values += m_groups.rbegin()->second.seen;
+    m_groups.erase(std::prev(m_groups.end()));
+  }
+  m_values += other.m_values;
+  m_dropped_values += other.m_dropped_values;
+}
+
 std::vector<Finding> DurationAnalyzer::finish() {
   std::vector<Finding> findings;
+  for (auto& [key, group] : m_groups) {
+    // The examples with the smallest hashes, as many as any grouping of merges keeps.
+    std::sort(group.examples.begin(), group.examples.end(),
+              [](const Example& a, const Example& b) { return a.hash < b.hash; });
+    if (group.examples.size() > k_examples) group.examples.resize(k_examples);
+  }
   std::size_t tested = 0;
   for (const auto& [key, group] : m_groups) tested += group.seen >= m_options.min_values ? 1 : 0;
   const double log10_groups = std::log10(static_cast<double>(std::max<std::size_t>(1, tested)));

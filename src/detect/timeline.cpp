@@ -53,6 +53,17 @@ void TimelineKeeper::offer(const stream::StreamWindow& window, const stats::GapS
   m_touched.clear();
 }
 
+void TimelineKeeper::merge(const TimelineKeeper& other) {
+  for (std::size_t bin = 0; bin < k_bins; ++bin) {
+    const std::optional<Candidate>& theirs = other.m_best[bin];
+    std::optional<Candidate>& best = m_best[bin];
+    if (!theirs) continue;
+    if (best && (theirs->count < best->count || (theirs->count == best->count && theirs->time < best->time))) continue;
+    if (best && theirs->count == best->count && theirs->time == best->time && theirs->hash >= best->hash) continue;
+    best = theirs;
+  }
+}
+
 Timeline TimelineKeeper::capture_most(const stream::StreamWindow& window, const stats::GapSeries& series,
                                       const std::vector<std::uint32_t>& gap_ids) {
   // The lines after the member gaps, in order; the stretch of k_max_points lines whose first

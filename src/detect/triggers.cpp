@@ -30,7 +30,9 @@ std::uint64_t mix(std::uint64_t x) {
 }
 
 std::uint64_t stream_hash(const stream::StreamWindow& window) {
-  if (window.key.empty()) return mix(0x51ed270b27b1f3a5ULL + window.input);
+  // A whole-input stream by its input's salt: the same wherever the input stands in the run.
+  if (window.key.empty())
+    return mix(0x51ed270b27b1f3a5ULL + (window.entries.empty() ? 0 : window.entries[0].location.salt));
   return mix(std::hash<std::string_view>{}(window.key));
 }
 
@@ -234,6 +236,38 @@ void TriggerAligner::keep_stalls(const stream::StreamWindow& window, const stats
                         after.location});
   }
   if (keep > 0 && !window.key.empty()) m_names.emplace(window.stream_id, std::string(window.key.substr(0, k_max_name)));
+}
+
+void TriggerAligner::merge(TriggerAligner&& other) {
+  m_hash_limit = std::min(m_hash_limit, other.m_hash_limit);
+  const std::uint64_t limit = m_hash_limit;
+  std::erase_if(m_spans, [limit](const Span& span) { return span.stream_hash >= limit; });
+  std::erase_if(m_stalls, [limit](const Stall& stall) { return stall.stream_hash >= limit; });
+  for (const Span& span : other.m_spans)
+    if (span.stream_hash < limit) m_spans.push_back(span);
+  for (const Stall& stall : other.m_stalls)
+    if (stall.stream_hash < limit) m_stalls.push_back(stall);
+  for (auto& [id, name] : other.m_names) m_names.emplace(id, std::move(name));
+  if (m_reference.empty()) {
+    m_reference = std::move(other.m_reference);
+  } else {
+    for (std::size_t i = 0; i < other.m_reference.size() && i < m_reference.size(); ++i)
+      m_reference[i] += other.m_reference[i];
+  }
+  for (auto& [id, own] : other.m_trigger_windows) m_trigger_windows.emplace(id, std::move(own));
+  // Each pattern's first max_occurrences lines, counted over both.
+  std::vector<std::size_t> kept(m_specs.size());
+  for (std::size_t s = 0; s < m_specs.size(); ++s) kept[s] = std::min(m_lines[s], m_options.max_occurrences);
+  for (Trigger& trigger : other.m_triggers) {
+    if (kept[trigger.spec] >= m_options.max_occurrences) continue;
+    ++kept[trigger.spec];
+    m_triggers.push_back(std::move(trigger));
+  }
+  for (std::size_t s = 0; s < m_specs.size(); ++s) {
+    if (m_lines[s] == 0 && other.m_lines[s] > 0) m_markers[s] = std::move(other.m_markers[s]);
+    m_lines[s] += other.m_lines[s];
+  }
+  if (m_spans.size() > m_options.max_windows || m_stalls.size() > m_options.max_stalls) prune();
 }
 
 void TriggerAligner::prune() {

@@ -33,7 +33,7 @@ GapPool::GapPool()
     : m_gaps(k_fine_bits),
       m_support(k_fine_bits),
       m_samples(LogHistogram(k_coarse_bits).size()),
-      m_span(m_samples.size(), 0.0),
+      m_span(m_samples.size(), 0),
       m_support_epoch(m_support.size(), 0),
       m_span_epoch(m_samples.size(), 0) {}
 
@@ -79,7 +79,7 @@ void GapPool::add(const stream::StreamWindow& window, const GapSeries& series) {
     const std::size_t coarse = LogHistogram::index_of(value, k_coarse_bits);
     if (m_span_epoch[coarse] != epoch) {
       m_span_epoch[coarse] = epoch;
-      m_span[coarse] += static_cast<double>(series.span);
+      m_span[coarse] += static_cast<std::uint64_t>(std::max<DurationNs>(0, series.span));
     }
     Reservoir& reservoir = m_samples[coarse];
     auto by_hash = [](const GapSample& a, const GapSample& b) { return a.hash < b.hash; };
@@ -104,6 +104,36 @@ void GapPool::add(const stream::StreamWindow& window, const GapSeries& series) {
   }
 }
 
+void GapPool::merge(GapPool&& other) {
+  m_gaps.merge(other.m_gaps);
+  m_support.merge(other.m_support);
+  for (std::size_t bin = 0; bin < m_samples.size(); ++bin) {
+    Reservoir& into = m_samples[bin];
+    Reservoir& from = other.m_samples[bin];
+    for (GapSample& sample : from.items) into.items.push_back(std::move(sample));
+    if (into.items.size() >= k_samples_per_bin) {
+      std::stable_sort(into.items.begin(), into.items.end(),
+                       [](const GapSample& a, const GapSample& b) { return a.hash < b.hash; });
+      into.items.resize(k_samples_per_bin);
+      into.largest_hash = into.items.back().hash;
+    }
+    m_span[bin] += other.m_span[bin];
+  }
+  for (const auto& [resolution, count] : other.m_resolutions) m_resolutions[resolution] += count;
+  m_windows += other.m_windows;
+  if (other.m_largest && (!m_largest || other.m_largest->gap > m_largest->gap ||
+                          (other.m_largest->gap == m_largest->gap && other.m_largest->hash < m_largest->hash)))
+    m_largest = std::move(other.m_largest);
+  m_gap_count += other.m_gap_count;
+  m_zero_gaps += other.m_zero_gaps;
+  m_out_of_order += other.m_out_of_order;
+  m_clock_steps += other.m_clock_steps;
+  if (other.m_largest_clock_step > m_largest_clock_step) {
+    m_largest_clock_step = other.m_largest_clock_step;
+    m_largest_clock_step_at = other.m_largest_clock_step_at;
+  }
+}
+
 std::vector<std::uint64_t> GapPool::picture() const {
   std::vector<std::uint64_t> bins(k_picture_bins, 0);
   for (std::size_t i = 0; i < m_gaps.size(); ++i) {
@@ -120,7 +150,8 @@ double GapPool::span_between(double lo, double hi) const {
   const auto first = LogHistogram::index_of(static_cast<std::uint64_t>(std::max(1.0, lo)), k_coarse_bits);
   const auto last = LogHistogram::index_of(static_cast<std::uint64_t>(std::max(1.0, hi)), k_coarse_bits);
   double largest = 0;
-  for (std::size_t bin = first; bin <= last && bin < m_span.size(); ++bin) largest = std::max(largest, m_span[bin]);
+  for (std::size_t bin = first; bin <= last && bin < m_span.size(); ++bin)
+    largest = std::max(largest, static_cast<double>(m_span[bin]));
   return largest;
 }
 

@@ -6,7 +6,7 @@
 namespace gapscan::stats {
 
 std::uint64_t location_hash(const LineLocation& location) {
-  std::uint64_t x = (static_cast<std::uint64_t>(location.source) << 48) ^ location.line ^ 0x9e3779b97f4a7c15ull;
+  std::uint64_t x = (static_cast<std::uint64_t>(location.salt) << 32) ^ location.line ^ 0x9e3779b97f4a7c15ull;
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
   return x ^ (x >> 31);

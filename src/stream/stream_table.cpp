@@ -146,6 +146,9 @@ StreamTable::Stream& StreamTable::find_or_open(std::string_view key, SourceId in
   stream->window_index = 0;
   stream->only_carried = false;
   stream->last_time = 0;
+  // Counted from the start (an empty string's inline buffer is capacity too): close() takes
+  // away all of bytes_of(), so the count returns to zero when every stream is closed.
+  m_buffered_bytes += bytes_of(*stream);
   Stream& ref = *stream;
   m_streams.insert(stream.release());
   ref.list = &m_active;

@@ -22,7 +22,7 @@ void feed_request(Analyzer& analyzer, Random& random, std::string key, int backg
     stream::Entry entry;
     entry.time = t;
     entry.time_digits = 6;
-    entry.location = LineLocation{0, entries.size() + 1, 0};
+    entry.location = LineLocation{0, 0, entries.size() + 1, 0};
     entry.text_offset = static_cast<std::uint32_t>(text.size());
     entry.text_length = static_cast<std::uint32_t>(line.size());
     text += line;
@@ -104,7 +104,7 @@ void feed_input(Analyzer& analyzer, const std::vector<double>& gaps, TimeNs reso
     stream::Entry entry;
     entry.time = static_cast<TimeNs>(t) / resolution * resolution;
     entry.time_digits = static_cast<std::uint8_t>(digits);
-    entry.location = LineLocation{0, entries.size() + 1, 0};
+    entry.location = LineLocation{0, 0, entries.size() + 1, 0};
     entry.text_offset = static_cast<std::uint32_t>(text.size());
     const std::string line = "polling job queue";
     entry.text_length = static_cast<std::uint32_t>(line.size());

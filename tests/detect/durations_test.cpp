@@ -20,7 +20,9 @@ void fill(DurationAnalyzer& analyzer, std::string_view group, int n, int timeout
     double seconds = random.lognormal(0.05, 1.0);
     if (i < timeouts) seconds = 5.0 + 0.001 + 0.003 * random.uniform();
     const auto value = static_cast<DurationNs>(std::llround(seconds * 1e3)) * k_ns_per_ms;  // "%.3f"
-    analyzer.add(group, value, 3, LineLocation{static_cast<SourceId>(seed), static_cast<std::uint64_t>(i + 1), 0},
+    analyzer.add(group, value, 3,
+                 LineLocation{static_cast<SourceId>(seed), static_cast<std::uint32_t>(static_cast<SourceId>(seed)),
+                              static_cast<std::uint64_t>(i + 1), 0},
                  "GET /x " + std::to_string(seconds));
   }
 }
@@ -88,7 +90,8 @@ TEST_CASE("A service time with a ±9 % spread is one band, not two modes", "[det
     const bool render = i % 3 == 0;
     const double seconds = render ? random.lognormal(0.205, 0.085) : random.lognormal(0.0004, 0.8);
     const auto value = static_cast<DurationNs>(std::llround(seconds * 1e3)) * k_ns_per_ms;
-    analyzer.add("", value, 3, LineLocation{1, static_cast<std::uint64_t>(i + 1), 0}, "GET /page");
+    analyzer.add("", value, 3, LineLocation{1, static_cast<std::uint32_t>(1), static_cast<std::uint64_t>(i + 1), 0},
+                 "GET /page");
   }
   const auto found = analyzer.finish();
   REQUIRE(found.size() == 1);
@@ -108,8 +111,8 @@ TEST_CASE("Durations of whole timer ticks are one quantised finding, not one per
     const int k = k_multiples[static_cast<std::size_t>(random.uniform() * 5) % 5];
     const double ms = 4.0 * k - 0.1 + 0.2 * random.uniform();
     const auto value = static_cast<DurationNs>(std::llround(ms * 10)) * (k_ns_per_ms / 10);
-    ticks.add("", value, 4, LineLocation{9, static_cast<std::uint64_t>(i + 1), 0}, "item took_ms=" + std::to_string(ms),
-              "status=ok");
+    ticks.add("", value, 4, LineLocation{9, static_cast<std::uint32_t>(9), static_cast<std::uint64_t>(i + 1), 0},
+              "item took_ms=" + std::to_string(ms), "status=ok");
   }
   const auto found = ticks.finish();
   REQUIRE(found.size() == 1);
@@ -127,7 +130,8 @@ TEST_CASE("Durations of whole timer ticks are one quantised finding, not one per
   DurationAnalyzer one;
   for (int i = 0; i < 400; ++i) {
     const double ms = 44 - 0.1 + 0.2 * random.uniform() + (i % 3 == 0 ? random.lognormal(5, 0.5) : 0);
-    one.add("", static_cast<DurationNs>(ms * 1e6), 4, LineLocation{10, static_cast<std::uint64_t>(i + 1), 0}, "x");
+    one.add("", static_cast<DurationNs>(ms * 1e6), 4,
+            LineLocation{10, static_cast<std::uint32_t>(10), static_cast<std::uint64_t>(i + 1), 0}, "x");
   }
   const auto single = one.finish();
   REQUIRE_FALSE(single.empty());

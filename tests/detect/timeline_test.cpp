@@ -26,7 +26,7 @@ struct Request {
       stream::Entry entry;
       entry.time = t;
       entry.time_digits = 6;
-      entry.location = LineLocation{0, first_line + i, 0};
+      entry.location = LineLocation{0, 0, first_line + i, 0};
       entry.text_offset = static_cast<std::uint32_t>(text.size());
       entry.text_length = static_cast<std::uint32_t>(line.size());
       text += line;

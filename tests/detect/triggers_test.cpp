@@ -30,7 +30,7 @@ void feed(TriggerAligner& aligner, const std::string& key, std::uint64_t stream_
     stream::Entry entry;
     entry.time = line.time;
     entry.time_digits = 6;
-    entry.location = LineLocation{input, entries.size() + 1, 0};
+    entry.location = LineLocation{input, static_cast<std::uint32_t>(input), entries.size() + 1, 0};
     entry.text_offset = static_cast<std::uint32_t>(text.size());
     entry.text_length = static_cast<std::uint32_t>(line.text.size());
     text += line.text;

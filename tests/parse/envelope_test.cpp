@@ -33,7 +33,7 @@ Read read_all(const std::vector<std::string>& lines) {
     result.lines.push_back(reader.record_location().line);
   };
   for (const std::string& line : lines) {
-    result.classes.push_back(reader.read(line, LineLocation{0, ++number, 0}, record));
+    result.classes.push_back(reader.read(line, LineLocation{0, 0, ++number, 0}, record));
     take();
   }
   while (reader.finish(record)) take();

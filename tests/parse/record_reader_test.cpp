@@ -13,7 +13,7 @@ std::vector<LineClass> classify(RecordReader& reader, const std::vector<std::str
   std::vector<LineClass> classes;
   Record record;
   std::uint64_t number = 0;
-  for (const std::string& line : lines) classes.push_back(reader.read(line, LineLocation{0, ++number, 0}, record));
+  for (const std::string& line : lines) classes.push_back(reader.read(line, LineLocation{0, 0, ++number, 0}, record));
   return classes;
 }
 
@@ -133,7 +133,7 @@ TEST_CASE("MediaWiki's debug log: requests from Start lines, times from $wgDebug
   std::uint64_t number = 0;
   for (const std::string& line : lines) {
     Record record;
-    classes.push_back(reader.read(line, LineLocation{0, ++number, 0}, record));
+    classes.push_back(reader.read(line, LineLocation{0, 0, ++number, 0}, record));
     if (classes.back() == LineClass::record) {
       records.push_back(record);
       groups.emplace_back(record.group);
@@ -189,7 +189,7 @@ Gathered read_lines(const std::vector<std::string>& lines) {
   };
   std::uint64_t number = 0;
   for (const std::string& line : lines) {
-    out.classes.push_back(reader.read(line, LineLocation{0, ++number, 0}, record));
+    out.classes.push_back(reader.read(line, LineLocation{0, 0, ++number, 0}, record));
     take();
   }
   while (reader.finish(record)) take();

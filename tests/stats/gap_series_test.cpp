@@ -27,7 +27,7 @@ struct Window {
     stream::Entry entry;
     entry.time = time;
     entry.time_digits = digits;
-    entry.location = LineLocation{0, entries.size() + 1, 0};
+    entry.location = LineLocation{0, 0, entries.size() + 1, 0};
     entry.text_offset = static_cast<std::uint32_t>(text.size());
     entry.text_length = static_cast<std::uint32_t>(line.size());
     text += line;

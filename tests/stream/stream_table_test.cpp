@@ -35,7 +35,8 @@ struct Harness {
     parse::Record record;
     record.group = group;
     record.time = time;
-    table.add(record, text, LineLocation{source, static_cast<std::uint64_t>(time), 0});
+    table.add(record, text,
+              LineLocation{source, static_cast<std::uint32_t>(source), static_cast<std::uint64_t>(time), 0});
   }
 };
 

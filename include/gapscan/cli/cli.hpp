@@ -54,13 +54,16 @@ struct ScanConfig {
   std::string color = "auto";         ///< --color: auto, always or never
   std::string report_file;            ///< --report: write the report to this file instead of stdout
   bool follow = false;                ///< --follow: one growing file or stdin, suspects printed as they appear
+  std::string partial_file;           ///< --partial: save the evidence to this file for gapscan merge, no report
+  std::vector<std::string> partials;  ///< gapscan merge: the partial files to add up, instead of reading logs
   /// --follow: called when a suspect first becomes likely, with the report of the snapshot it is
   /// in and the lines read so far.
   std::function<void(const report::Finding&, const report::Report&, std::uint64_t lines)> on_suspect;
 };
 
-/// Runs the whole pipeline. `exit_code` receives 0 or k_exit_input_error; a catalog that
-/// fails to load is an error (the caller prints it and exits with k_exit_usage).
+/// Runs the whole pipeline (or, with config.partials, merges partial scans). `exit_code` receives
+/// 0 or k_exit_input_error; a catalog that fails to load, or a partial that cannot be read, is an
+/// error (the caller prints it and exits with k_exit_usage).
 Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code);
 
 /// The lines a scan aligns stalls with: the catalog's trigger patterns, its file-scope evidence

@@ -1,6 +1,7 @@
 #pragma once
 // The subcommand table: name, one-line help, handler. Each handler lives in its own file.
 
+#include <gapscan/cli/options.hpp>
 #include <gapscan/core/diagnostic.hpp>
 
 #include <span>
@@ -21,6 +22,9 @@ struct Command {
 std::span<const Command> commands();
 
 int scan_command(const std::vector<std::string>& args);
+/// Runs a scan (or a merge) with options already parsed, prints its report, returns the exit code.
+int run_scan_command(ScanOptions options);
+int merge_command(const std::vector<std::string>& args);
 int patterns_command(const std::vector<std::string>& args);
 int causes_command(const std::vector<std::string>& args);
 int events_command(const std::vector<std::string>& args);

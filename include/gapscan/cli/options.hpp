@@ -46,6 +46,8 @@ Expected<CausesOptions> parse_causes_options(const std::vector<std::string>& arg
 
 /// Usage text of a subcommand, generated from the same option table.
 std::string scan_usage();
+/// gapscan merge --help.
+std::string merge_usage();
 std::string patterns_usage();
 std::string causes_usage();
 std::string events_usage();

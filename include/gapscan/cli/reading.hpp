@@ -40,7 +40,8 @@ Expected<std::shared_ptr<const std::vector<parse::FormatInfo>>> load_user_format
                                                                                   const std::string& patterns_dir,
                                                                                   std::vector<Diagnostic>& diagnostics);
 
-/// Reads `bytes` to the end; calls `on_record` for every record, in input order.
+/// Reads `bytes` to the end; calls `on_record` for every record, in input order. The records'
+/// locations carry `id` and the salt of the input's first line (LineLocation::salt).
 InputResult read_records(std::unique_ptr<source::ByteSource> bytes, SourceId id, parse::ReaderOptions options,
                          const RecordCallback& on_record);
 

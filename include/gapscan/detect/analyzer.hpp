@@ -8,14 +8,18 @@
 #include <gapscan/stream/stream_table.hpp>
 #include <gapscan/stream/window_queue.hpp>
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace gapscan::detect {
+
+struct StateCodec;
 
 struct ScanMode;
 
@@ -60,8 +64,56 @@ class Analyzer {
   /// this one goes on (gapscan --follow). The catalog's patterns are shared, not copied.
   std::unique_ptr<Analyzer> snapshot() const;
 
+  /// Adds what `other` analysed (the inputs read after this one's) to this one: the same as if
+  /// one analyzer had been given this one's state and then other's. Associative, so inputs
+  /// analysed apart merge in any grouping (gapscan merge); `other` is left moved from.
+  /// Both were made with the same options.
+  void merge(Analyzer&& other);
+
  private:
+  friend struct StateCodec;  // --partial: saves and loads the state
   struct Cluster;
+  /// A sealed cluster: what the clusters of one or more inputs hold around one centre, in exact
+  /// sums (integers; centres in fixed point), so that cells merge alike in any grouping.
+  struct Cell {
+    // Fixed point of ln centres and spreads, 2^-20 (a millionth): Σ weight × 45 × 2^20 stays in
+    // 64 bits up to 10^11 member gaps.
+    static constexpr double k_unit = 1048576.0;
+    std::int64_t centre_sum = 0;  // Σ weight × ln centre, in 1 / k_unit
+    std::int64_t spread_sum = 0;  // Σ weight × spread, in 1 / k_unit
+    std::uint64_t weight = 0;
+    std::uint64_t streams = 0;
+    std::uint64_t members = 0;
+    std::uint64_t member_time = 0;  // ns
+    std::uint64_t span_sum = 0;     // ns
+    double best_log10_p = 0;
+    std::map<std::size_t, std::uint64_t> bins;
+    std::string top_key;
+    std::uint64_t top_members = 0;
+    std::uint64_t top_gaps = 0;
+    double top_share = -1;
+    std::shared_ptr<const Timeline> top_timeline;
+
+    void add(Cell&& other) {
+      centre_sum += other.centre_sum;
+      spread_sum += other.spread_sum;
+      weight += other.weight;
+      streams += other.streams;
+      members += other.members;
+      member_time += other.member_time;
+      span_sum += other.span_sum;
+      best_log10_p = std::min(best_log10_p, other.best_log10_p);
+      for (const auto& [index, count] : other.bins) bins[index] += count;
+      // The first of equals stays: the choice is the same in any grouping.
+      if (other.top_members > top_members || (other.top_members == top_members && other.top_share > top_share)) {
+        top_key = std::move(other.top_key);
+        top_members = other.top_members;
+        top_gaps = other.top_gaps;
+        top_share = other.top_share;
+        top_timeline = std::move(other.top_timeline);
+      }
+    }
+  };
   struct Prepared;
   struct LongTests;
   Analyzer(const Analyzer&);  // member-wise, clusters shared: snapshot() gives the copy its own
@@ -69,6 +121,10 @@ class Analyzer {
   void add_mode(const stream::StreamWindow& window, const stats::GapSeries& series,
                 const std::vector<std::uint32_t>& member_ids, std::vector<DurationNs> members, double log10_p);
   void absorb(Cluster& into, const Cluster& from) const;
+  /// Moves the clusters of this input's requests into the cells (exact sums, keyed by centre):
+  /// what merges with other inputs' analyses.
+  void seal_clusters();
+  /// The cells as clusters, in order of centre, merged where they touch.
   void merge_clusters();
   Finding finding_from_cluster(const Cluster& cluster) const;
 
@@ -149,6 +205,7 @@ class Analyzer {
   std::vector<std::pair<std::uint64_t, double>> m_lattice_sample;  // (line hash, raw gap)
   std::uint64_t m_lattice_threshold = UINT64_MAX;                  // hashes at or above it are not kept
   std::vector<std::shared_ptr<Cluster>> m_clusters;  // shared only between snapshot() and its copy, briefly
+  std::map<std::int64_t, Cell> m_cells;              // sealed clusters by cell of centre (seal_clusters)
   TriggerAligner m_triggers;
   TimelineKeeper m_timelines;
   struct RenewalHit {

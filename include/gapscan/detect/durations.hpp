@@ -20,12 +20,14 @@
 
 namespace gapscan::detect {
 
+struct StateCodec;
+
 struct DurationOptions {
   double alpha = 0.01;
   double min_members = 3;
   std::size_t min_values = 20;       ///< groups with fewer durations are not tested
   std::size_t max_values = 16384;    ///< per group, sampled by line hash
-  std::size_t max_groups = 64;       ///< further groups are counted, not kept
+  std::size_t max_groups = 64;       ///< groups kept (the first keys); the durations of others are counted
   std::size_t max_samples = 32;      ///< example lines per finding
   double max_rel_width = 0.10;       ///< of one mode's 80 % interval
   double max_band_rel_width = 0.35;  ///< of a band folded from neighbouring modes
@@ -39,12 +41,17 @@ class DurationAnalyzer {
   void add(std::string_view group, DurationNs value, std::uint8_t digits, const LineLocation& where,
            std::string_view line, std::string_view fields = {});
 
+  /// Adds another analyzer's durations (same options): groups, samples and examples as one
+  /// analyzer would keep them. Associative.
+  void merge(DurationAnalyzer&& other);
+
   /// Modes of every group, as findings (values = durations), most significant first.
   std::vector<Finding> finish();
 
   std::uint64_t values() const { return m_values; }
 
  private:
+  friend struct StateCodec;  // --partial: saves and loads the state
   struct Value {
     std::uint64_t hash;
     DurationNs value;
@@ -78,7 +85,7 @@ class DurationAnalyzer {
   DurationOptions m_options;
   std::map<std::string, Group, std::less<>> m_groups;
   std::uint64_t m_values = 0;
-  std::uint64_t m_dropped_groups = 0;
+  std::uint64_t m_dropped_values = 0;  ///< durations of groups not kept
 };
 
 /// Adds duration findings to a detection result: one whose interval overlaps a gap finding's

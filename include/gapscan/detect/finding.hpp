@@ -25,7 +25,7 @@ enum class Shape {
 };
 
 /// Keys of derived streams start with this byte: 'T' + the template hash (the lines of one
-/// message template, across requests), 'L' + the input id (every line of an input whose
+/// message template, across requests), 'L' (every line of an input whose
 /// lines belong to requests) or 'P' + a process or thread key (the lines of one process or
 /// thread, across the requests it served). Their detections are reported per stream; they do not join the
 /// clusters, the pooled test or the samples, which stay per request.

@@ -23,6 +23,8 @@
 
 namespace gapscan::detect {
 
+struct StateCodec;
+
 /// A stretch of one request's lines in time order.
 struct Timeline {
   struct Point {
@@ -46,6 +48,10 @@ class TimelineKeeper {
   /// Offers the window's stretches (of at most k_max_points lines, overlapping by one line).
   void add(const stream::StreamWindow& window, const stats::GapSeries& series);
 
+  /// Takes the other keeper's stretches that beat this one's (the same order as offers: any
+  /// grouping of merges alike).
+  void merge(const TimelineKeeper& other);
+
   /// The stretch of the window (k_max_points lines starting anywhere) that holds the most of the
   /// gaps `gap_ids` (indices into series.gaps): for a request whose own test found a mode.
   static Timeline capture_most(const stream::StreamWindow& window, const stats::GapSeries& series,
@@ -56,6 +62,7 @@ class TimelineKeeper {
   std::optional<Timeline> worst(double lo_ns, double hi_ns, std::string_view prefer) const;
 
  private:
+  friend struct StateCodec;  // --partial: saves and loads the state
   struct Candidate {
     std::uint32_t count = 0;                   ///< gaps in the bin
     double time = 0;                           ///< their sum

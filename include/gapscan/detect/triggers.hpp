@@ -62,6 +62,8 @@
 
 namespace gapscan::detect {
 
+struct StateCodec;
+
 /// A trigger line pattern: from a catalog cause (cause = its id) or from --trigger (cause empty).
 struct TriggerSpec {
   std::string cause;
@@ -164,6 +166,11 @@ class TriggerAligner {
     add(window, series, find_lines(window));
   }
 
+  /// Adds what another aligner kept (of the inputs read after this one's; the same specs): the
+  /// spans and stalls of the streams both keep, the first trigger lines of each pattern, the
+  /// reference. Associative.
+  void merge(TriggerAligner&& other);
+
   /// Tests every pattern that occurred; returns those significant at alpha, best first.
   std::vector<TriggerFinding> finish();
 
@@ -171,6 +178,7 @@ class TriggerAligner {
   std::vector<MarkerHit> markers() const;
 
  private:
+  friend struct StateCodec;  // --partial: saves and loads the state
   struct Span {
     TimeNs first, last;
     std::uint64_t stream_hash;

@@ -12,6 +12,10 @@
 #include <string>
 #include <vector>
 
+namespace gapscan::detect {
+struct StateCodec;
+}  // namespace gapscan::detect
+
 namespace gapscan::stats {
 
 /// A line kept as evidence: where it is and what it said (cut to a bounded length).
@@ -48,6 +52,9 @@ class GapPool {
 
   /// Adds one analysed window. `window` supplies the text of the sampled lines.
   void add(const stream::StreamWindow& window, const GapSeries& series);
+  /// Adds another pool's windows (read after this one's): counts add, samples keep the smallest
+  /// hashes, the largest gap stays the largest. Associative.
+  void merge(GapPool&& other);
 
   const LogHistogram& gaps() const { return m_gaps; }        ///< dequantised gaps, all streams
   const LogHistogram& support() const { return m_support; }  ///< +1 per window per bin touched
@@ -76,6 +83,7 @@ class GapPool {
   DurationNs typical_resolution() const;
 
  private:
+  friend struct detect::StateCodec;  // --partial: saves and loads the pool
   LogHistogram m_gaps;
   LogHistogram m_support;
   struct Reservoir {
@@ -83,7 +91,7 @@ class GapPool {
     std::uint64_t largest_hash = 0;  // valid when items is full
   };
   std::vector<Reservoir> m_samples;                   // indexed by coarse bin
-  std::vector<double> m_span;                         // coarse bin -> sum of window spans
+  std::vector<std::uint64_t> m_span;                  // coarse bin -> sum of window spans (ns)
   std::map<DurationNs, std::uint64_t> m_resolutions;  // resolution -> gaps measured with it
   std::uint64_t m_windows = 0;
   std::optional<GapSample> m_largest;
