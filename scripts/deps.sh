@@ -16,8 +16,13 @@ GAPSCAN_BUILD_PACKAGES=(
 # iproute2 (ip, nstat), nftables, dnsmasq-base and curl for the network-fault tests (tests/netfaults);
 # jq for the documentation's command lines (tests/docs/check_commands.sh); python3-markdown to
 # render the Markdown report in its test (tests/report/check_outputs.py); chromium to load the HTML
-# report headless in its test (tests/report/check_html_chromium.py).
-GAPSCAN_TEST_PACKAGES=(memcached redis-server php-cli php-memcached php-redis procps tzdata python3 iproute2 nftables dnsmasq-base curl jq python3-markdown chromium)
+# report headless in its test (tests/report/check_html_chromium.py). parallel, rsync and openssh
+# for the GNU parallel recipe's test, which starts its own sshd on a private port of 127.0.0.1
+# (Debian also enables the system's sshd when openssh-server is installed: `systemctl disable
+# --now ssh` if that machine should not have one); python3-distributed for the Dask recipe's test
+# (tests/distributed).
+GAPSCAN_TEST_PACKAGES=(memcached redis-server php-cli php-memcached php-redis procps tzdata python3 iproute2 nftables dnsmasq-base curl jq python3-markdown chromium
+  parallel rsync openssh-client openssh-server python3-distributed)
 # Fuzzing (scripts/fuzz.sh): clang with libFuzzer and the sanitizers' runtime; zstd for seeds.
 GAPSCAN_FUZZ_PACKAGES=(clang libclang-rt-14-dev python3 zstd)
 # CI extras: format and lint checks; python3 for the corpus scorer (bench/score_corpus.sh);

@@ -44,8 +44,8 @@ po::options_description scan_description(ScanOptions& options, std::string& outp
        "follow one growing file or standard input (like tail -F): print each suspect when it becomes "
        "likely, and the whole report when the input ends or on Ctrl-C")
       ("partial", po::value(&options.config.partial_file)->value_name("FILE"),
-       "save the evidence to FILE instead of printing a report: gapscan merge adds partials up into the "
-       "report one scan over all their inputs would give")
+       "save the evidence to FILE (- for standard output) instead of printing a report: gapscan merge adds "
+       "partials up into the report one scan over all their inputs would give")
       ("report", po::value(&options.config.report_file),
        "write the report to this file instead of stdout (text without colour, 80 columns)")
       ("patterns", po::value(&options.config.patterns_dir),

@@ -1,11 +1,13 @@
-// Partial files: a header line "GAPSCAN-PARTIAL <version>\n", then one CBOR document holding the
-// scan's settings, its inputs, line accounting, diagnostics and grouping counts, and the
-// analysis state (detect/state.hpp) as a byte string.
+// Partial files: a header line "GAPSCAN-PARTIAL <version>\n", then one zstd frame holding one
+// CBOR document: the scan's settings, its inputs, line accounting, diagnostics and grouping
+// counts, and the analysis state (detect/state.hpp) as a byte string.
 
+#include <gapscan/cli/commands.hpp>
 #include <gapscan/cli/partial.hpp>
 #include <gapscan/detect/state.hpp>
 
 #include <fmt/format.h>
+#include <zstd.h>
 #include <nlohmann/json.hpp>
 
 #include <cerrno>
@@ -134,6 +136,19 @@ Expected<void> write_partial(const std::string& path, ScanState& state, const Pa
       {"derived_streams", state.derived_streams},
       {"analysis", Json::binary(std::vector<std::uint8_t>(analysis.begin(), analysis.end()))},
   };
+  std::string cbor;
+  Json::to_cbor(document, cbor);
+  std::string bytes = fmt::format("{}{}\n", k_magic, k_partial_version);
+  const std::size_t header = bytes.size();
+  bytes.resize(header + ZSTD_compressBound(cbor.size()));
+  const std::size_t size = ZSTD_compress(bytes.data() + header, bytes.size() - header, cbor.data(), cbor.size(), 3);
+  if (ZSTD_isError(size) != 0) return unexpected(partial_error(path, ZSTD_getErrorName(size)));
+  bytes.resize(header + size);
+  if (path == "-") {
+    // --partial -: to standard output (ssh HOST gapscan scan --partial - LOGS > HOST.gsp).
+    if (!write_stdout(bytes)) return unexpected(partial_error("<stdout>", "cannot write the partial"));
+    return {};
+  }
   // Written beside the target and renamed over it: a partial is whole or absent.
   const std::string temporary = path + ".tmp";
   {
@@ -142,8 +157,7 @@ Expected<void> write_partial(const std::string& path, ScanState& state, const Pa
       return unexpected(partial_error(path, fmt::format("cannot write the partial: {}", std::strerror(errno)),
                                       "give --partial a path in a writable folder"));
     }
-    out << k_magic << k_partial_version << '\n';
-    Json::to_cbor(document, nlohmann::detail::output_adapter<char>(out));
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     out.close();
     if (!out) {
       std::remove(temporary.c_str());
@@ -172,7 +186,19 @@ Expected<void> merge_partial(const std::string& path, PartialSettings& settings,
         path, fmt::format("a partial of format version {}; this gapscan reads version {}", version, k_partial_version),
         "make the partials and merge them with the same gapscan version"));
   }
-  const std::string body((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string frame((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const unsigned long long size = ZSTD_getFrameContentSize(frame.data(), frame.size());
+  if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN || size > (std::uint64_t{1} << 34)) {
+    return unexpected(partial_error(path, "a damaged partial: its compressed body cannot be read",
+                                    "make it again with gapscan scan --partial"));
+  }
+  std::string body(size, '\0');
+  const std::size_t read = ZSTD_decompress(body.data(), body.size(), frame.data(), frame.size());
+  if (ZSTD_isError(read) != 0 || read != size) {
+    return unexpected(partial_error(
+        path, fmt::format("a damaged partial: {}", ZSTD_isError(read) != 0 ? ZSTD_getErrorName(read) : "cut short"),
+        "make it again with gapscan scan --partial"));
+  }
   ScanState state;
   state.analyzer = prototype.snapshot();
   try {

@@ -8,6 +8,10 @@
 #include <nlohmann/json.hpp>
 
 #include <exception>
+#include <map>
+#include <memory>
+#include <utility>
+#include <vector>
 
 namespace gapscan::detect {
 
@@ -30,9 +34,22 @@ struct StateCodec {
     l.offset = j.at(3).get<std::uint64_t>();
     return l;
   }
-  static Json line(const stats::EvidenceLine& e) { return Json::array({location(e.location), e.text, e.fields}); }
-  stats::EvidenceLine line(const Json& j) const {
-    return {location(j.at(0)), j.at(1).get<std::string>(), j.at(2).get<std::string>()};
+  // Evidence lines are kept once each, in a table, and named by their index: one line is often
+  // an example's context, another's line before and a run's first line at once.
+  mutable std::map<std::pair<SourceId, std::uint64_t>, std::size_t> line_index;
+  mutable Json line_table = Json::array();
+  std::vector<stats::EvidenceLine> loaded_lines;
+
+  Json line(const stats::EvidenceLine& e) const {
+    const auto [found, added] = line_index.try_emplace({e.location.source, e.location.line}, line_table.size());
+    if (added) line_table.push_back(Json::array({location(e.location), e.text, e.fields}));
+    return found->second;
+  }
+  stats::EvidenceLine line(const Json& j) const { return loaded_lines.at(j.get<std::size_t>()); }
+  void load_lines(const Json& table) {
+    loaded_lines.reserve(table.size());
+    for (const Json& j : table)
+      loaded_lines.push_back({location(j.at(0)), j.at(1).get<std::string>(), j.at(2).get<std::string>()});
   }
   template <typename T, typename F>
   static Json list(const std::vector<T>& items, F&& f) {
@@ -48,7 +65,7 @@ struct StateCodec {
     return out;
   }
   Json lines(const std::vector<stats::EvidenceLine>& items) const {
-    return list(items, [](const stats::EvidenceLine& e) { return line(e); });
+    return list(items, [&](const stats::EvidenceLine& e) { return line(e); });
   }
   std::vector<stats::EvidenceLine> lines(const Json& j) const {
     return list_of<stats::EvidenceLine>(j, [&](const Json& e) { return line(e); });
@@ -75,27 +92,64 @@ struct StateCodec {
     return list_of<stats::GapSample>(j, [&](const Json& s) { return sample(s); });
   }
 
+  // A timeline's points as columns of differences (they share one input): about 6 bytes a point.
   Json timeline(const Timeline& t) const {
-    Json points = Json::array();
-    for (const Timeline::Point& p : t.points) points.push_back(Json::array({p.offset, location(p.location)}));
-    return Json::array(
-        {t.stream, t.window_lines, t.first_index, points, line(t.first), line(t.last), t.lo_ns, t.hi_ns});
+    Json times = Json::array(), lines_ = Json::array(), bytes = Json::array();
+    DurationNs last_offset = 0;
+    std::int64_t last_line = 0, last_byte = 0;
+    for (const Timeline::Point& p : t.points) {
+      times.push_back(p.offset - last_offset);
+      lines_.push_back(static_cast<std::int64_t>(p.location.line) - last_line);
+      bytes.push_back(static_cast<std::int64_t>(p.location.offset) - last_byte);
+      last_offset = p.offset;
+      last_line = static_cast<std::int64_t>(p.location.line);
+      last_byte = static_cast<std::int64_t>(p.location.offset);
+    }
+    const LineLocation where = t.points.empty() ? LineLocation{} : t.points.front().location;
+    return Json::array({t.stream, t.window_lines, t.first_index, Json::array({where.source, where.salt}), times, lines_,
+                        bytes, line(t.first), line(t.last), t.lo_ns, t.hi_ns});
   }
   Timeline timeline(const Json& j) const {
     Timeline t;
     t.stream = j.at(0).get<std::string>();
     t.window_lines = j.at(1).get<std::uint64_t>();
     t.first_index = j.at(2).get<std::uint64_t>();
-    for (const Json& p : j.at(3)) t.points.push_back({p.at(0).get<DurationNs>(), location(p.at(1))});
-    t.first = line(j.at(4));
-    t.last = line(j.at(5));
-    t.lo_ns = j.at(6).get<double>();
-    t.hi_ns = j.at(7).get<double>();
+    const auto source = j.at(3).at(0).get<SourceId>() + offsets.sources;
+    const auto salt = j.at(3).at(1).get<std::uint32_t>();
+    const Json &times = j.at(4), &lines_ = j.at(5), &bytes = j.at(6);
+    if (lines_.size() != times.size() || bytes.size() != times.size())
+      throw std::invalid_argument("a timeline's columns differ in length");
+    DurationNs offset = 0;
+    std::int64_t number = 0, byte = 0;
+    for (std::size_t i = 0; i < times.size(); ++i) {
+      offset += times[i].get<DurationNs>();
+      number += lines_[i].get<std::int64_t>();
+      byte += bytes[i].get<std::int64_t>();
+      t.points.push_back(
+          {offset, LineLocation{source, salt, static_cast<std::uint64_t>(number), static_cast<std::uint64_t>(byte)}});
+    }
+    t.first = line(j.at(7));
+    t.last = line(j.at(8));
+    t.lo_ns = j.at(9).get<double>();
+    t.hi_ns = j.at(10).get<double>();
     return t;
   }
-  Json shared_timeline(const std::shared_ptr<const Timeline>& t) const { return t ? timeline(*t) : Json(); }
+  // Timelines shared by several bins or cells are kept once, in a table.
+  mutable std::map<const Timeline*, std::size_t> timeline_index;
+  mutable Json timeline_table = Json::array();
+  std::vector<std::shared_ptr<const Timeline>> loaded_timelines;
+
+  Json shared_timeline(const std::shared_ptr<const Timeline>& t) const {
+    if (!t) return Json();
+    const auto [found, added] = timeline_index.try_emplace(t.get(), timeline_table.size());
+    if (added) timeline_table.push_back(timeline(*t));
+    return found->second;
+  }
   std::shared_ptr<const Timeline> shared_timeline(const Json& j) const {
-    return j.is_null() ? nullptr : std::make_shared<const Timeline>(timeline(j));
+    return j.is_null() ? nullptr : loaded_timelines.at(j.get<std::size_t>());
+  }
+  void load_timelines(const Json& table) {
+    for (const Json& t : table) loaded_timelines.push_back(std::make_shared<const Timeline>(timeline(t)));
   }
 
   Json run(const RunFinding& r) const {
@@ -455,7 +509,12 @@ struct StateCodec {
 std::string encode_state(Analyzer& analyzer, const DurationAnalyzer& durations) {
   StateCodec::seal(analyzer);
   const StateCodec codec;
-  const Json state = Json::array({codec.analyzer(analyzer), codec.durations(durations)});
+  Json analysis = codec.analyzer(analyzer);
+  Json durations_state = codec.durations(durations);
+  // The tables last: every line and timeline is named by then. Timelines name lines: theirs first.
+  Json timelines = std::move(codec.timeline_table);
+  const Json state =
+      Json::array({std::move(analysis), std::move(durations_state), std::move(codec.line_table), std::move(timelines)});
   std::string out;
   Json::to_cbor(state, out);
   return out;
@@ -465,7 +524,10 @@ Expected<void> decode_state(std::string_view cbor, const StateOffsets& offsets, 
                             DurationAnalyzer& durations) {
   try {
     const Json state = Json::from_cbor(cbor.begin(), cbor.end());
-    const StateCodec codec{offsets};
+    StateCodec codec;
+    codec.offsets = offsets;
+    codec.load_lines(state.at(2));
+    codec.load_timelines(state.at(3));
     codec.analyzer(state.at(0), analyzer);
     codec.durations(state.at(1), durations);
   } catch (const std::exception& error) {
