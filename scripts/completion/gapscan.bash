@@ -3,9 +3,9 @@ _gapscan() {
     local cur prev words cword
     _init_completion || return
 
-    local commands="scan events causes patterns formats help"
+    local commands="scan merge events causes patterns formats help"
     local scan_options="--help --output --patterns --group-by --idle-timeout --format-file --include
-        --exclude --year --tz --jobs --color --report --follow --quiet --explain --derived-streams --fail-on --trigger --version"
+        --exclude --year --tz --jobs --color --report --follow --partial --quiet --explain --derived-streams --fail-on --trigger --version"
     local events_options="--help --output --group-by --format-file --include --exclude --year --tz"
     local presets="nginx-combined nginx-main nginx-cache apache-combined apache-combined-time varnishncsa
         varnishncsa-cache"
@@ -14,7 +14,7 @@ _gapscan() {
     local command=scan i
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
-            scan | events | causes | patterns | formats | help) command=${words[i]}; break ;;
+            scan | merge | events | causes | patterns | formats | help) command=${words[i]}; break ;;
             -*) ;;
             *) break ;;
         esac
@@ -22,7 +22,7 @@ _gapscan() {
 
     case $prev in
         -o | --output) COMPREPLY=($(compgen -W "text json markdown html" -- "$cur")); return ;;
-        --report) _filedir; return ;;
+        --report | --partial) _filedir; return ;;
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         --patterns) _filedir -d; return ;;
         --format-file) COMPREPLY=($(compgen -W "$presets" -- "$cur")); _filedir toml; return ;;
@@ -51,6 +51,9 @@ _gapscan() {
         formats) return ;;
         events)
             if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "$events_options" -- "$cur")); else _filedir; fi
+            return ;;
+        merge)
+            if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "$scan_options" -- "$cur")); else _filedir gsp; fi
             return ;;
     esac
     if [[ $cur == -* ]]; then

@@ -90,6 +90,7 @@ PLACEHOLDERS=(
     '[DIR]'                  'patterns'
     ' DIR'                   ' patterns'
     '[COMMAND]'              'scan'
+    'PARTIAL...'             'PARTIAL.gsp'
 )
 
 # Example paths outside the source tree -> fixtures made below in the temporary tree.
@@ -304,6 +305,10 @@ ln -s "$bin" "$work/bin/gapscan"
     printf '[29-Nov-2026 21:03:0%d] WARNING: [pool www] child %d exited on signal 15 (SIGTERM) after 12.5 seconds from start\n' \
         1 4243 2 4244 3 4245 4 4246 >var/log/php8.2-fpm.log
     cp -r patterns my-patterns
+    # Partial scans for the merge examples (docs/distributed.md): the hosts' and the synopsis's.
+    "$bin" scan -q --partial host1.gsp samples/memcached-nagle.log
+    "$bin" scan -q --partial host2.gsp samples/memcached-nodelay.log
+    cp host1.gsp PARTIAL.gsp
     # What `journalctl -o short-iso-precise` prints for php-fpm workers: one pid per request.
     awk '{ d = $1; t = $2; id = $3; host = $4; $1 = $2 = $3 = $4 = ""; sub(/^ +/, "")
            if (!(id in pid)) pid[id] = 4000 + n++
