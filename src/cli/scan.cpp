@@ -24,10 +24,14 @@
 
 #include <array>
 #include <chrono>
+#include <condition_variable>
 #include <csignal>
 #include <cstdio>
 #include <map>
+#include <mutex>
+#include <optional>
 #include <set>
+#include <thread>
 #include <utility>
 
 namespace gapscan::cli {
@@ -198,7 +202,8 @@ Expected<detect::AnalyzerOptions> analyzer_options_for(const catalog::Catalog& c
 }
 
 /// Reads every input (the given texts, or the files and folders named) into the pipeline.
-std::vector<report::Input> read_inputs(const ScanConfig& config, Pipeline& pipeline, source::SourceTable& sources,
+std::vector<report::Input> read_inputs(const ScanConfig& config, const std::vector<source::InputSpec>& specs,
+                                       Pipeline& pipeline, source::SourceTable& sources,
                                        std::vector<Diagnostic>& diagnostics) {
   std::vector<report::Input> inputs;
   if (!config.texts.empty()) {
@@ -209,8 +214,6 @@ std::vector<report::Input> read_inputs(const ScanConfig& config, Pipeline& pipel
       inputs.push_back(read_input(std::move(bytes), encoding, text.name, id, 0, config, pipeline, diagnostics));
     }
   } else {
-    const source::InputFilter filter{config.include, config.exclude};
-    const std::vector<source::InputSpec> specs = source::expand_inputs(config.paths, diagnostics, filter);
     std::uint64_t total_bytes = 0;
     for (const source::InputSpec& spec : specs) total_bytes += source::input_size(spec);
     Progress progress(Progress::wanted(config.quiet), specs.size(), total_bytes);
@@ -352,6 +355,219 @@ Expected<std::shared_ptr<const catalog::Catalog>> catalog_of(const ScanConfig& c
   return std::make_shared<const catalog::Catalog>(std::move(*loaded));
 }
 
+/// The inputs one after another on this thread, with jobs - 1 threads analysing each input's
+/// windows (--follow, text inputs, one input, or one input that is most of the bytes).
+void read_in_turn(const ScanConfig& config, const std::vector<source::InputSpec>& specs,
+                  const catalog::Catalog& catalog, const detect::Analyzer& prototype,
+                  const std::shared_ptr<const std::vector<parse::FormatInfo>>& user_formats, ScanState& state) {
+  std::vector<Diagnostic>& diagnostics = state.diagnostics;
+  std::unique_ptr<detect::Analyzer> analyzer = prototype.snapshot();  // the input being read
+  stream::GroupingOptions grouping;
+  grouping.idle_timeout = static_cast<DurationNs>(config.idle_timeout_s * 1e9);
+  // With more than one job, reading goes on while jobs - 1 threads analyse the windows: each
+  // window is prepared by any of them, then absorbed in order, so the report is the same for
+  // any number of jobs.
+  std::unique_ptr<stream::WindowQueue> queue;
+  if (config.jobs > 1) {
+    stream::WindowQueue::Limits limits;
+    limits.workers = config.jobs - 1;
+    queue = std::make_unique<stream::WindowQueue>(
+        [&](const stream::StreamWindow& window) { return analyzer->prepare(window); },
+        [&](const stream::StreamWindow& window, std::unique_ptr<stream::WindowWork> work) {
+          analyzer->absorb(window, *work);
+        },
+        limits);
+  }
+  stream::MemoryTrimmer trimmer;
+  stream::StreamTable streams(grouping, [&](stream::OwnedWindow&& window) {
+    if (queue) {
+      queue->push(std::move(window));
+    } else {
+      analyzer->add(window.view());
+      trimmer.consumed(window.bytes());
+    }
+  });
+  detect::DurationAnalyzer durations;  // the input being read
+  DerivedStreams derived;
+  Pipeline pipeline;
+  ProcessStreams processes;
+  pipeline.derived = config.derived_streams ? &derived : nullptr;
+  pipeline.processes = &processes;
+  pipeline.streams = &streams;
+  pipeline.durations = &durations;
+  pipeline.user_formats = user_formats;
+  pipeline.end_input = [&] {
+    streams.finish();
+    if (queue) queue->drain();  // the reading thread waits: no window of the next input is in flight
+    std::shared_ptr<const Prefilter> adapted = analyzer->adapted_prefilter();
+    state.analyzer->merge(std::move(*analyzer));
+    analyzer = prototype.snapshot();
+    // Spared work, the same report: samples the merge would drop, adapting the prefilter again.
+    analyzer->set_ceilings(state.analyzer->ceilings());
+    analyzer->use_prefilter(std::move(adapted));
+    state.durations.merge(std::exchange(durations, detect::DurationAnalyzer()));
+    state.add_templates(derived.end_input());
+    processes.end_input();
+  };
+  source::SourceTable sources;
+
+  // --follow: a snapshot of the analysis now and then (at most a fifth of the time spent on them).
+  std::set<std::string> announced;
+  auto next_snapshot = std::chrono::steady_clock::now();
+  const auto snapshot = [&] {
+    const auto start = std::chrono::steady_clock::now();
+    if (start < next_snapshot || !config.on_suspect) return;
+    if (queue) queue->drain();
+    std::map<std::uint64_t, std::string> templates = state.templates;
+    templates.insert(derived.templates.begin(), derived.templates.end());
+    const ScanParts parts{&catalog,         &templates,      derived.streams + processes.streams,
+                          &streams.stats(), &pipeline.lines, &sources};
+    announce_likely(*state.analyzer, *analyzer, state.durations, durations, streams, parts, config, pipeline.records,
+                    announced);
+    next_snapshot = std::chrono::steady_clock::now() + 4 * (std::chrono::steady_clock::now() - start);
+  };
+  std::vector<report::Input> inputs = config.follow ? read_followed(config, pipeline, sources, diagnostics, snapshot)
+                                                    : read_inputs(config, specs, pipeline, sources, diagnostics);
+  if (queue) queue->finish();
+
+  state.derived_streams = derived.streams + processes.streams;
+  state.grouping = streams.stats();
+  state.lines = pipeline.lines;
+  for (SourceId id = 0; id < sources.size(); ++id) state.sources.push_back(sources.name(id));
+  state.inputs = std::move(inputs);
+}
+
+/// Whether to read several inputs at once, and in how many lanes: from three jobs on (with two,
+/// one thread reading while the other analyses is as fast on two processors: measured in
+/// docs/performance.md), and not when an input is more than half of all the bytes (its lane
+/// would be the run's: better read with every thread).
+unsigned lanes_for(const ScanConfig& config, const std::vector<source::InputSpec>& specs) {
+  constexpr std::size_t k_max_lanes = 8;  // each lane buffers up to 32 MiB of lines
+  const auto lanes = std::min<std::size_t>({config.jobs, specs.size(), k_max_lanes});
+  if (config.jobs < 3 || lanes < 2) return 1;
+  std::uint64_t total = 0, largest = 0;
+  for (const source::InputSpec& spec : specs) {
+    if (spec.is_stdin) return 1;
+    const std::uint64_t size = source::input_size(spec);
+    total += size;
+    largest = std::max(largest, size);
+  }
+  return 2 * largest > total ? 1 : static_cast<unsigned>(lanes);
+}
+
+/// One input read and analysed on its own, as a lane of read_in_lanes does it: a stream table,
+/// an analysis and derived-stream caps of its own, as the first input of a scan would have them
+/// (its stream ids start at 0: the caller shifts them).
+ScanState scan_one_input(const source::InputSpec& spec, SourceId id, const ScanConfig& config,
+                         const detect::Analyzer& prototype, const detect::Analyzer::Ceilings& ceilings,
+                         std::shared_ptr<const Prefilter>& adapted,
+                         const std::shared_ptr<const std::vector<parse::FormatInfo>>& user_formats,
+                         Progress& progress) {
+  ScanState one;
+  one.analyzer = prototype.snapshot();
+  std::unique_ptr<detect::Analyzer> analyzer = prototype.snapshot();
+  // Spared work, the same report: samples the merge would drop (what the inputs joined so far
+  // keep), adapting the trigger prefilter again (the lane's last input's).
+  analyzer->set_ceilings(ceilings);
+  analyzer->use_prefilter(adapted);
+  stream::GroupingOptions grouping;
+  grouping.idle_timeout = static_cast<DurationNs>(config.idle_timeout_s * 1e9);
+  stream::MemoryTrimmer trimmer;
+  stream::StreamTable streams(grouping, [&](stream::OwnedWindow&& window) {
+    analyzer->add(window.view());
+    trimmer.consumed(window.bytes());
+  });
+  detect::DurationAnalyzer durations;
+  DerivedStreams derived;
+  ProcessStreams processes;
+  Pipeline pipeline;
+  pipeline.derived = config.derived_streams ? &derived : nullptr;
+  pipeline.processes = &processes;
+  pipeline.streams = &streams;
+  pipeline.durations = &durations;
+  pipeline.user_formats = user_formats;
+  pipeline.end_input = [&] {
+    streams.finish();
+    if (!adapted) adapted = analyzer->adapted_prefilter();
+    one.analyzer->merge(std::move(*analyzer));
+    one.durations.merge(std::exchange(durations, detect::DurationAnalyzer()));
+    one.add_templates(derived.end_input());
+    processes.end_input();
+  };
+  const std::string name = spec.is_stdin ? "<stdin>" : spec.name;
+  source::Encoding encoding = source::Encoding::plain;
+  auto bytes = source::open_input(spec, &encoding, &progress.bytes());
+  if (!bytes) {
+    one.diagnostics.push_back(bytes.error());
+    one.inputs.push_back(report::Input{name, "none", "plain", 0, 0, bytes.error().message});
+  } else {
+    one.inputs.push_back(read_input(std::move(*bytes), encoding, name, id, source::modification_year(spec), config,
+                                    pipeline, one.diagnostics));
+  }
+  one.derived_streams = derived.streams + processes.streams;
+  one.grouping = streams.stats();
+  one.lines = pipeline.lines;
+  one.sources.push_back(name);
+  return one;
+}
+
+/// Several inputs at once: `lanes` threads each read and analyse one input at a time
+/// (scan_one_input), and the inputs' states join `state` in input order, their stream ids
+/// shifted to what one thread reading them in turn would have given: the same report. At most
+/// 2 × lanes inputs are read ahead of the first not yet joined.
+void read_in_lanes(const ScanConfig& config, const std::vector<source::InputSpec>& specs, unsigned lanes,
+                   const detect::Analyzer& prototype,
+                   const std::shared_ptr<const std::vector<parse::FormatInfo>>& user_formats, ScanState& state) {
+  std::uint64_t total_bytes = 0;
+  for (const source::InputSpec& spec : specs) total_bytes += source::input_size(spec);
+  Progress progress(Progress::wanted(config.quiet), specs.size(), total_bytes);
+  std::vector<std::optional<ScanState>> done(specs.size());
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::size_t next = 0, joined = 0, running = lanes;
+  detect::Analyzer::Ceilings ceilings;  // of the inputs joined so far
+  const auto lane = [&] {
+    std::shared_ptr<const Prefilter> adapted;  // this lane's
+    std::unique_lock lock(mutex);
+    for (;;) {
+      changed.wait(lock, [&] { return next >= specs.size() || next < joined + 2 * std::size_t{lanes}; });
+      if (next >= specs.size() || interrupted()) break;
+      const std::size_t index = next++;
+      const detect::Analyzer::Ceilings seen = ceilings;
+      lock.unlock();
+      ScanState one = scan_one_input(specs[index], static_cast<SourceId>(index), config, prototype, seen, adapted,
+                                     user_formats, progress);
+      progress.file_done();
+      lock.lock();
+      done[index] = std::move(one);
+      changed.notify_all();
+    }
+    --running;
+    changed.notify_all();
+  };
+  std::vector<std::thread> threads;
+  for (unsigned k = 0; k < lanes; ++k) threads.emplace_back(lane);
+  {
+    std::unique_lock lock(mutex);
+    while (joined < specs.size()) {
+      changed.wait(lock, [&] { return done[joined].has_value() || running == 0; });
+      if (!done[joined]) break;  // interrupted: the inputs before the first one not read
+      ScanState one = std::move(*done[joined]);
+      done[joined].reset();
+      ++joined;
+      changed.notify_all();
+      lock.unlock();
+      one.analyzer->shift_streams(state.grouping.streams);
+      state.merge(std::move(one));
+      detect::Analyzer::Ceilings now = state.analyzer->ceilings();
+      lock.lock();
+      ceilings = std::move(now);
+    }
+  }
+  for (std::thread& thread : threads) thread.join();
+  progress.finish();
+}
+
 /// gapscan merge: the partials, in the order given, added up into one report.
 Expected<report::Report> merge_partials(const ScanConfig& config, const catalog::Catalog& catalog,
                                         PartialSettings settings, const detect::Analyzer& prototype, ScanState& state,
@@ -392,78 +608,18 @@ Expected<report::Report> run_scan(const ScanConfig& config, int& exit_code) {
   state.analyzer = prototype.snapshot();  // the inputs read
   if (!config.partials.empty()) return merge_partials(config, *catalog, settings, prototype, state, exit_code);
 
-  std::unique_ptr<detect::Analyzer> analyzer = prototype.snapshot();  // the input being read
-  stream::GroupingOptions grouping;
-  grouping.idle_timeout = static_cast<DurationNs>(config.idle_timeout_s * 1e9);
-  // With more than one job, reading goes on while jobs - 1 threads analyse the windows: each
-  // window is prepared by any of them, then absorbed in order, so the report is the same for
-  // any number of jobs.
-  std::unique_ptr<stream::WindowQueue> queue;
-  if (config.jobs > 1) {
-    stream::WindowQueue::Limits limits;
-    limits.workers = config.jobs - 1;
-    queue = std::make_unique<stream::WindowQueue>(
-        [&](const stream::StreamWindow& window) { return analyzer->prepare(window); },
-        [&](const stream::StreamWindow& window, std::unique_ptr<stream::WindowWork> work) {
-          analyzer->absorb(window, *work);
-        },
-        limits);
+  std::vector<source::InputSpec> specs;
+  if (!config.follow && config.texts.empty()) {
+    const source::InputFilter filter{config.include, config.exclude};
+    specs = source::expand_inputs(config.paths, diagnostics, filter);
   }
-  stream::MemoryTrimmer trimmer;
-  stream::StreamTable streams(grouping, [&](stream::OwnedWindow&& window) {
-    if (queue) {
-      queue->push(std::move(window));
-    } else {
-      analyzer->add(window.view());
-      trimmer.consumed(window.bytes());
-    }
-  });
-  detect::DurationAnalyzer durations;  // the input being read
-  DerivedStreams derived;
-  Pipeline pipeline;
-  ProcessStreams processes;
-  pipeline.derived = config.derived_streams ? &derived : nullptr;
-  pipeline.processes = &processes;
-  pipeline.streams = &streams;
-  pipeline.durations = &durations;
-  pipeline.user_formats = *user_formats;
-  pipeline.end_input = [&] {
-    streams.finish();
-    if (queue) queue->drain();  // the reading thread waits: no window of the next input is in flight
-    state.analyzer->merge(std::move(*analyzer));
-    analyzer = prototype.snapshot();
-    state.durations.merge(std::exchange(durations, detect::DurationAnalyzer()));
-    state.add_templates(derived.end_input());
-    processes.end_input();
-  };
-  source::SourceTable sources;
-
-  // --follow: a snapshot of the analysis now and then (at most a fifth of the time spent on them).
-  std::set<std::string> announced;
-  auto next_snapshot = std::chrono::steady_clock::now();
-  const auto snapshot = [&] {
-    const auto start = std::chrono::steady_clock::now();
-    if (start < next_snapshot || !config.on_suspect) return;
-    if (queue) queue->drain();
-    std::map<std::uint64_t, std::string> templates = state.templates;
-    templates.insert(derived.templates.begin(), derived.templates.end());
-    const ScanParts parts{catalog.get(),    &templates,      derived.streams + processes.streams,
-                          &streams.stats(), &pipeline.lines, &sources};
-    announce_likely(*state.analyzer, *analyzer, state.durations, durations, streams, parts, config, pipeline.records,
-                    announced);
-    next_snapshot = std::chrono::steady_clock::now() + 4 * (std::chrono::steady_clock::now() - start);
-  };
-  std::vector<report::Input> inputs = config.follow ? read_followed(config, pipeline, sources, diagnostics, snapshot)
-                                                    : read_inputs(config, pipeline, sources, diagnostics);
-  if (queue) queue->finish();
-
-  exit_code = exit_status(config, inputs, diagnostics);
-  state.derived_streams = derived.streams + processes.streams;
-  state.grouping = streams.stats();
-  state.lines = pipeline.lines;
-  for (SourceId id = 0; id < sources.size(); ++id) state.sources.push_back(sources.name(id));
-  state.inputs = std::move(inputs);
   state.diagnostics = std::move(diagnostics);
+  if (const unsigned lanes = lanes_for(config, specs); lanes > 1) {
+    read_in_lanes(config, specs, lanes, prototype, *user_formats, state);
+  } else {
+    read_in_turn(config, specs, *catalog, prototype, *user_formats, state);
+  }
+  exit_code = exit_status(config, state.inputs, state.diagnostics);
   if (!config.partial_file.empty()) {
     // --partial: the evidence is saved for gapscan merge; the report says only what was read.
     report::Report report;

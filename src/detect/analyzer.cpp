@@ -378,6 +378,14 @@ std::unique_ptr<Analyzer> Analyzer::snapshot() const {
 
 void Analyzer::add(const stream::StreamWindow& window) { absorb(window, *prepare(window)); }
 
+std::size_t Analyzer::long_stream_budget(const stream::StreamWindow& window) {
+  // One more test for every k_long_test_bytes of the input read by the window's end, up to
+  // k_long_stream_tests: a function of the input alone (so inputs merge alike in any grouping),
+  // and a month of small rotated files does not pay sixteen tests per file.
+  const std::uint64_t read = window.entries.empty() ? 0 : window.entries.back().location.offset;
+  return static_cast<std::size_t>(std::min<std::uint64_t>(k_long_stream_tests, 1 + read / k_long_test_bytes));
+}
+
 namespace {
 
 /// Keeps the `keep` items that sort first by `less`, in the order they were in (stable): a cut
@@ -395,9 +403,9 @@ void keep_first(std::vector<T>& items, std::size_t keep, Less less) {
 template <typename T, typename Hash>
 void merge_sample(std::vector<T>& into, std::uint64_t& threshold, std::vector<T>&& from, std::uint64_t from_threshold,
                   std::size_t keep, Hash hash) {
-  threshold = std::min(threshold, from_threshold);
-  const std::uint64_t limit = threshold;
-  std::erase_if(into, [&](const T& item) { return hash(item) >= limit; });
+  const std::uint64_t limit = std::min(threshold, from_threshold);
+  if (limit < threshold) std::erase_if(into, [&](const T& item) { return hash(item) >= limit; });
+  threshold = limit;
   for (T& item : from)
     if (hash(item) < limit) into.push_back(std::move(item));
   if (into.size() >= 2 * keep) {
@@ -442,6 +450,19 @@ void Analyzer::merge(Analyzer&& other) {
   m_summary.derived_windows_scanned += other.m_summary.derived_windows_scanned;
   m_summary.pacing_windows += other.m_summary.pacing_windows;
   m_summary.pacing_gaps += other.m_summary.pacing_gaps;
+}
+
+Analyzer::Ceilings Analyzer::ceilings() const {
+  return {m_pool.ceilings(), m_stall_threshold, m_example_threshold, m_lattice_threshold};
+}
+
+void Analyzer::set_ceilings(const Ceilings& ceilings) {
+  // A sample cut at a threshold holds at least its size of hashes below it: no hash at or above
+  // can be among the smallest of the merge.
+  if (!ceilings.examples.empty()) m_pool.set_ceilings(ceilings.examples);
+  m_stall_threshold = std::min(m_stall_threshold, ceilings.stalls);
+  m_example_threshold = std::min(m_example_threshold, ceilings.stall_examples);
+  m_lattice_threshold = std::min(m_lattice_threshold, ceilings.lattice);
 }
 
 void Analyzer::seal_clusters() {
@@ -535,7 +556,8 @@ void Analyzer::absorb_scan(const stream::StreamWindow& window, Prepared& work) {
   // streams, on their first window, and not the derived streams. prepare() ran the tests
   // unless as many had been counted here by then: the count only grows, so they ran if needed.
   std::atomic_ref<std::size_t> long_streams(m_long_streams_tested);
-  if (work.long_stream && long_streams.load(std::memory_order_relaxed) < k_long_stream_tests && work.long_tests) {
+  if (work.long_stream && long_streams.load(std::memory_order_relaxed) < long_stream_budget(window) &&
+      work.long_tests) {
     long_streams.fetch_add(1, std::memory_order_relaxed);
     detections.quantisation = std::move(work.long_tests->quantisation);
     if (detections.quantisation)
@@ -631,7 +653,7 @@ void Analyzer::scan_stream(const stream::StreamWindow& window, Prepared& work) c
     work.long_stream = true;
     // The count read here is at most the one absorb() will see (see absorb_scan).
     const std::size_t tested = std::atomic_ref<std::size_t>(m_long_streams_tested).load(std::memory_order_relaxed);
-    if (tested < k_long_stream_tests) work.long_tests = test_long_stream(window, series);
+    if (tested < long_stream_budget(window)) work.long_tests = test_long_stream(window, series);
   }
   if (window.entries.size() >= m_options.long_stream_lines) scan_renewal(window, work);
 }

@@ -239,10 +239,12 @@ void TriggerAligner::keep_stalls(const stream::StreamWindow& window, const stats
 }
 
 void TriggerAligner::merge(TriggerAligner&& other) {
-  m_hash_limit = std::min(m_hash_limit, other.m_hash_limit);
-  const std::uint64_t limit = m_hash_limit;
-  std::erase_if(m_spans, [limit](const Span& span) { return span.stream_hash >= limit; });
-  std::erase_if(m_stalls, [limit](const Stall& stall) { return stall.stream_hash >= limit; });
+  const std::uint64_t limit = std::min(m_hash_limit, other.m_hash_limit);
+  if (limit < m_hash_limit) {
+    std::erase_if(m_spans, [limit](const Span& span) { return span.stream_hash >= limit; });
+    std::erase_if(m_stalls, [limit](const Stall& stall) { return stall.stream_hash >= limit; });
+  }
+  m_hash_limit = limit;
   for (const Span& span : other.m_spans)
     if (span.stream_hash < limit) m_spans.push_back(span);
   for (const Stall& stall : other.m_stalls)
@@ -268,6 +270,32 @@ void TriggerAligner::merge(TriggerAligner&& other) {
     m_lines[s] += other.m_lines[s];
   }
   if (m_spans.size() > m_options.max_windows || m_stalls.size() > m_options.max_stalls) prune();
+}
+
+std::shared_ptr<const Prefilter> TriggerAligner::adapted_prefilter() const {
+  std::lock_guard lock(*m_prefilter_lock);
+  return m_adapted ? m_prefilter : nullptr;
+}
+
+void TriggerAligner::use_prefilter(std::shared_ptr<const Prefilter> adapted) {
+  if (!adapted) return;
+  std::lock_guard lock(*m_prefilter_lock);
+  m_prefilter = std::move(adapted);
+  m_adapted = true;
+  std::string().swap(m_sample);
+}
+
+void TriggerAligner::shift_streams(std::uint64_t offset) {
+  if (offset == 0) return;
+  for (Span& span : m_spans) span.stream_id += offset;
+  for (Stall& stall : m_stalls) stall.stream_id += offset;
+  for (Trigger& trigger : m_triggers) trigger.stream_id += offset;
+  std::unordered_map<std::uint64_t, std::vector<double>> windows;
+  for (auto& [id, own] : m_trigger_windows) windows.emplace(id + offset, std::move(own));
+  m_trigger_windows = std::move(windows);
+  std::unordered_map<std::uint64_t, std::string> names;
+  for (auto& [id, name] : m_names) names.emplace(id + offset, std::move(name));
+  m_names = std::move(names);
 }
 
 void TriggerAligner::prune() {

@@ -81,6 +81,7 @@ void GapPool::add(const stream::StreamWindow& window, const GapSeries& series) {
       m_span_epoch[coarse] = epoch;
       m_span[coarse] += static_cast<std::uint64_t>(std::max<DurationNs>(0, series.span));
     }
+    if (!m_ceilings.empty() && hash >= m_ceilings[coarse]) continue;
     Reservoir& reservoir = m_samples[coarse];
     auto by_hash = [](const GapSample& a, const GapSample& b) { return a.hash < b.hash; };
     if (reservoir.items.size() >= k_samples_per_bin) {
@@ -108,8 +109,10 @@ void GapPool::merge(GapPool&& other) {
   m_gaps.merge(other.m_gaps);
   m_support.merge(other.m_support);
   for (std::size_t bin = 0; bin < m_samples.size(); ++bin) {
+    m_span[bin] += other.m_span[bin];
     Reservoir& into = m_samples[bin];
     Reservoir& from = other.m_samples[bin];
+    if (from.items.empty()) continue;
     for (GapSample& sample : from.items) into.items.push_back(std::move(sample));
     if (into.items.size() >= k_samples_per_bin) {
       std::stable_sort(into.items.begin(), into.items.end(),
@@ -117,7 +120,6 @@ void GapPool::merge(GapPool&& other) {
       into.items.resize(k_samples_per_bin);
       into.largest_hash = into.items.back().hash;
     }
-    m_span[bin] += other.m_span[bin];
   }
   for (const auto& [resolution, count] : other.m_resolutions) m_resolutions[resolution] += count;
   m_windows += other.m_windows;
@@ -132,6 +134,17 @@ void GapPool::merge(GapPool&& other) {
     m_largest_clock_step = other.m_largest_clock_step;
     m_largest_clock_step_at = other.m_largest_clock_step_at;
   }
+}
+
+std::vector<std::uint64_t> GapPool::ceilings() const {
+  std::vector<std::uint64_t> out(m_samples.size(), UINT64_MAX);
+  for (std::size_t bin = 0; bin < m_samples.size(); ++bin) {
+    if (m_samples[bin].items.size() >= k_samples_per_bin) out[bin] = m_samples[bin].largest_hash;
+  }
+  if (!m_ceilings.empty()) {
+    for (std::size_t bin = 0; bin < out.size(); ++bin) out[bin] = std::min(out[bin], m_ceilings[bin]);
+  }
+  return out;
 }
 
 std::vector<std::uint64_t> GapPool::picture() const {

@@ -54,6 +54,15 @@ TEST_CASE("A merge of partial scans is the report of one scan over all their inp
   const auto report = nlohmann::json::parse(one.out);
   REQUIRE(report["findings"].size() > 1);
   REQUIRE(report["inputs"].size() == inputs.size());
+  // From three jobs on, these inputs (none of them most of the bytes) are read several at once,
+  // each with a stream table and an analysis of its own: the same report.
+  for (const char* jobs : {"-j 1", "-j 3", "-j 8"}) {
+    INFO(jobs);
+    const auto again =
+        run_command(gapscan_command(std::string("-q --output json ") + jobs + joined(inputs, 0, inputs.size())));
+    CHECK(again.exit_code == 0);
+    CHECK(again.out == one.out);
+  }
 
   // Groupings of the inputs into partials (each entry: where a partial ends), and the threads
   // each partial is made with.

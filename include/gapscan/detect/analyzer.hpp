@@ -69,6 +69,22 @@ class Analyzer {
   /// analysed apart merge in any grouping (gapscan merge); `other` is left moved from.
   /// Both were made with the same options.
   void merge(Analyzer&& other);
+  /// Adds `offset` to the stream ids this analysis keeps: an input analysed with a stream table
+  /// of its own (ids from 0) then has the ids it would have had in the run.
+  void shift_streams(std::uint64_t offset) { m_triggers.shift_streams(offset); }
+  /// The trigger prefilter adapted to the log, for the next input's analysis (TriggerAligner).
+  std::shared_ptr<const Prefilter> adapted_prefilter() const { return m_triggers.adapted_prefilter(); }
+  void use_prefilter(std::shared_ptr<const Prefilter> adapted) { m_triggers.use_prefilter(std::move(adapted)); }
+
+  /// What an analysis merged into this one later need not keep: the sampling thresholds (example
+  /// gaps, stall ends, lattice gaps) this one has reached. Only spares work: the merge keeps the
+  /// same samples with or without them.
+  struct Ceilings {
+    std::vector<std::uint64_t> examples;
+    std::uint64_t stalls = UINT64_MAX, stall_examples = UINT64_MAX, lattice = UINT64_MAX;
+  };
+  Ceilings ceilings() const;
+  void set_ceilings(const Ceilings& ceilings);
 
  private:
   friend struct StateCodec;  // --partial: saves and loads the state
@@ -194,7 +210,11 @@ class Analyzer {
   };
   static constexpr std::size_t k_stall_examples = 256;
   static constexpr std::size_t k_max_renewals = 4096;
-  static constexpr std::size_t k_long_stream_tests = 16;  ///< streams given their own lattice and clock tests
+  static constexpr std::size_t k_long_stream_tests =
+      16;  ///< streams of an input given their own lattice and clock tests
+  static constexpr std::uint64_t k_long_test_bytes = std::uint64_t{8} << 20;  ///< ... one more per 8 MiB read
+  /// How many long streams of the window's input may have had the tests by its end.
+  static std::size_t long_stream_budget(const stream::StreamWindow& window);
   /// Streams given the long-stream tests so far; read by prepare() on other threads (atomic_ref).
   mutable std::size_t m_long_streams_tested = 0;
   std::vector<Stall> m_stalls;

@@ -170,6 +170,12 @@ class TriggerAligner {
   /// spans and stalls of the streams both keep, the first trigger lines of each pattern, the
   /// reference. Associative.
   void merge(TriggerAligner&& other);
+  /// The prefilter once adapted to the log (null before): another aligner of the same specs may
+  /// use it from its start (a matter of speed: the lines found are the same).
+  std::shared_ptr<const Prefilter> adapted_prefilter() const;
+  void use_prefilter(std::shared_ptr<const Prefilter> adapted);
+  /// Adds `offset` to every stream id kept: the ids of an input analysed apart become the run's.
+  void shift_streams(std::uint64_t offset);
 
   /// Tests every pattern that occurred; returns those significant at alpha, best first.
   std::vector<TriggerFinding> finish();

@@ -56,6 +56,13 @@ class GapPool {
   /// hashes, the largest gap stays the largest. Associative.
   void merge(GapPool&& other);
 
+  /// Per coarse bin, the hash at or above which a gap cannot be among the examples any more
+  /// (the largest kept when the bin is full, else none); given to pool_ceilings() of a pool
+  /// whose windows will be merged into this one, it spares that pool examples that could never
+  /// be kept. The examples kept after the merge are the same.
+  std::vector<std::uint64_t> ceilings() const;
+  void set_ceilings(std::vector<std::uint64_t> ceilings) { m_ceilings = std::move(ceilings); }
+
   const LogHistogram& gaps() const { return m_gaps; }        ///< dequantised gaps, all streams
   const LogHistogram& support() const { return m_support; }  ///< +1 per window per bin touched
   /// Example gaps whose coarse bin overlaps [lo, hi] (ns), closest to `centre` first.
@@ -103,6 +110,7 @@ class GapPool {
   LineLocation m_largest_clock_step_at;
   std::vector<std::uint32_t> m_support_epoch;  // fine bin -> last window counted (1-based)
   std::vector<std::uint32_t> m_span_epoch;     // coarse bin -> last window counted
+  std::vector<std::uint64_t> m_ceilings;       // coarse bin -> hashes at or above are not kept (empty: none)
 };
 
 }  // namespace gapscan::stats
