@@ -111,7 +111,7 @@ struct Pipeline {
   std::shared_ptr<const std::vector<parse::FormatInfo>> user_formats;
   std::uint64_t records = 0;  ///< read so far, over all inputs (--follow's messages)
   /// Called when an input has been read: its streams are closed and its analysis joins the run's.
-  std::function<void()> end_input;
+  std::function<void(SourceId)> end_input;
 };
 
 /// Reads one input to the end, handing its records to the stream table.
@@ -172,7 +172,7 @@ report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Enco
                                : ""});
   }
   pipeline.lines.merge(result.account);
-  if (pipeline.end_input) pipeline.end_input();
+  if (pipeline.end_input) pipeline.end_input(id);
   return input;
 }
 
@@ -361,9 +361,50 @@ void read_in_turn(const ScanConfig& config, const std::vector<source::InputSpec>
                   const catalog::Catalog& catalog, const detect::Analyzer& prototype,
                   const std::shared_ptr<const std::vector<parse::FormatInfo>>& user_formats, ScanState& state) {
   std::vector<Diagnostic>& diagnostics = state.diagnostics;
-  std::unique_ptr<detect::Analyzer> analyzer = prototype.snapshot();  // the input being read
   stream::GroupingOptions grouping;
   grouping.idle_timeout = static_cast<DurationNs>(config.idle_timeout_s * 1e9);
+  // Each input's analysis, made when its first window is prepared (or when it is asked for), and
+  // merged into the state in input order: by the reading thread at the input's end with one job;
+  // with more, by the analysis thread whose turn it is when the input's end marker comes after
+  // its last window, so reading goes on meanwhile.
+  std::mutex live_mutex;
+  std::map<SourceId, std::unique_ptr<detect::Analyzer>> live;
+  std::shared_ptr<const Prefilter> adapted;  // the last input's, for the next one
+  detect::Analyzer::Ceilings ceilings;       // of the inputs joined so far
+  const auto analyzer_of = [&](SourceId input) -> detect::Analyzer& {
+    std::lock_guard lock(live_mutex);
+    std::unique_ptr<detect::Analyzer>& found = live[input];
+    if (!found) {
+      found = prototype.snapshot();
+      found->use_prefilter(adapted);
+      found->set_ceilings(ceilings);
+    }
+    return *found;
+  };
+  // Merges the input's analysis into the state; the inputs after it (nothing of theirs absorbed
+  // yet) are spared the samples the merge would drop. The same report, less work.
+  const auto join = [&](SourceId input) {
+    std::unique_ptr<detect::Analyzer> done;
+    {
+      std::lock_guard lock(live_mutex);
+      const auto found = live.find(input);
+      if (found == live.end()) return;
+      done = std::move(found->second);
+      live.erase(found);
+      if (std::shared_ptr<const Prefilter> now = done->adapted_prefilter()) adapted = std::move(now);
+    }
+    state.analyzer->merge(std::move(*done));
+    detect::Analyzer::Ceilings now = state.analyzer->ceilings();
+    std::lock_guard lock(live_mutex);
+    ceilings = std::move(now);
+    for (auto& [later, analyzer] : live) {
+      analyzer->set_ceilings(ceilings);
+      analyzer->use_prefilter(adapted);
+    }
+  };
+  // The end of an input in the window queue: a window of no lines with this stream id.
+  constexpr std::uint64_t k_end_of_input = UINT64_MAX;
+  struct EndOfInput final : stream::WindowWork {};
   // With more than one job, reading goes on while jobs - 1 threads analyse the windows: each
   // window is prepared by any of them, then absorbed in order, so the report is the same for
   // any number of jobs.
@@ -372,9 +413,16 @@ void read_in_turn(const ScanConfig& config, const std::vector<source::InputSpec>
     stream::WindowQueue::Limits limits;
     limits.workers = config.jobs - 1;
     queue = std::make_unique<stream::WindowQueue>(
-        [&](const stream::StreamWindow& window) { return analyzer->prepare(window); },
+        [&](const stream::StreamWindow& window) -> std::unique_ptr<stream::WindowWork> {
+          if (window.stream_id == k_end_of_input) return std::make_unique<EndOfInput>();
+          return analyzer_of(window.input).prepare(window);
+        },
         [&](const stream::StreamWindow& window, std::unique_ptr<stream::WindowWork> work) {
-          analyzer->absorb(window, *work);
+          if (window.stream_id == k_end_of_input) {
+            join(window.input);
+          } else {
+            analyzer_of(window.input).absorb(window, *work);
+          }
         },
         limits);
   }
@@ -383,7 +431,7 @@ void read_in_turn(const ScanConfig& config, const std::vector<source::InputSpec>
     if (queue) {
       queue->push(std::move(window));
     } else {
-      analyzer->add(window.view());
+      analyzer_of(window.input).add(window.view());
       trimmer.consumed(window.bytes());
     }
   });
@@ -396,15 +444,16 @@ void read_in_turn(const ScanConfig& config, const std::vector<source::InputSpec>
   pipeline.streams = &streams;
   pipeline.durations = &durations;
   pipeline.user_formats = user_formats;
-  pipeline.end_input = [&] {
+  pipeline.end_input = [&](SourceId input) {
     streams.finish();
-    if (queue) queue->drain();  // the reading thread waits: no window of the next input is in flight
-    std::shared_ptr<const Prefilter> adapted = analyzer->adapted_prefilter();
-    state.analyzer->merge(std::move(*analyzer));
-    analyzer = prototype.snapshot();
-    // Spared work, the same report: samples the merge would drop, adapting the prefilter again.
-    analyzer->set_ceilings(state.analyzer->ceilings());
-    analyzer->use_prefilter(std::move(adapted));
+    if (queue) {
+      stream::OwnedWindow end;
+      end.input = input;
+      end.stream_id = k_end_of_input;
+      queue->push(std::move(end));
+    } else {
+      join(input);
+    }
     state.durations.merge(std::exchange(durations, detect::DurationAnalyzer()));
     state.add_templates(derived.end_input());
     processes.end_input();
@@ -422,8 +471,9 @@ void read_in_turn(const ScanConfig& config, const std::vector<source::InputSpec>
     templates.insert(derived.templates.begin(), derived.templates.end());
     const ScanParts parts{&catalog,         &templates,      derived.streams + processes.streams,
                           &streams.stats(), &pipeline.lines, &sources};
-    announce_likely(*state.analyzer, *analyzer, state.durations, durations, streams, parts, config, pipeline.records,
-                    announced);
+    const SourceId reading = sources.size() > 0 ? static_cast<SourceId>(sources.size() - 1) : 0;
+    announce_likely(*state.analyzer, analyzer_of(reading), state.durations, durations, streams, parts, config,
+                    pipeline.records, announced);
     next_snapshot = std::chrono::steady_clock::now() + 4 * (std::chrono::steady_clock::now() - start);
   };
   std::vector<report::Input> inputs = config.follow ? read_followed(config, pipeline, sources, diagnostics, snapshot)
@@ -437,14 +487,14 @@ void read_in_turn(const ScanConfig& config, const std::vector<source::InputSpec>
   state.inputs = std::move(inputs);
 }
 
-/// Whether to read several inputs at once, and in how many lanes: from three jobs on (with two,
-/// one thread reading while the other analyses is as fast on two processors: measured in
+/// Whether to read several inputs at once, and in how many lanes: from four jobs on (on two
+/// processors one thread reading while the other analyses is faster, on many small files too:
 /// docs/performance.md), and not when an input is more than half of all the bytes (its lane
 /// would be the run's: better read with every thread).
 unsigned lanes_for(const ScanConfig& config, const std::vector<source::InputSpec>& specs) {
   constexpr std::size_t k_max_lanes = 8;  // each lane buffers up to 32 MiB of lines
   const auto lanes = std::min<std::size_t>({config.jobs, specs.size(), k_max_lanes});
-  if (config.jobs < 3 || lanes < 2) return 1;
+  if (config.jobs < 4 || lanes < 2) return 1;
   std::uint64_t total = 0, largest = 0;
   for (const source::InputSpec& spec : specs) {
     if (spec.is_stdin) return 1;
@@ -486,7 +536,7 @@ ScanState scan_one_input(const source::InputSpec& spec, SourceId id, const ScanC
   pipeline.streams = &streams;
   pipeline.durations = &durations;
   pipeline.user_formats = user_formats;
-  pipeline.end_input = [&] {
+  pipeline.end_input = [&](SourceId) {
     streams.finish();
     if (!adapted) adapted = analyzer->adapted_prefilter();
     one.analyzer->merge(std::move(*analyzer));

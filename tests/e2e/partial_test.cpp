@@ -54,7 +54,8 @@ TEST_CASE("A merge of partial scans is the report of one scan over all their inp
   const auto report = nlohmann::json::parse(one.out);
   REQUIRE(report["findings"].size() > 1);
   REQUIRE(report["inputs"].size() == inputs.size());
-  // From three jobs on, these inputs (none of them most of the bytes) are read several at once,
+  // With -j 3 they are read one after another, each input's end marked in the analysis queue;
+  // from four jobs on these inputs (none of them most of the bytes) are read several at once,
   // each with a stream table and an analysis of its own: the same report.
   for (const char* jobs : {"-j 1", "-j 3", "-j 8"}) {
     INFO(jobs);
