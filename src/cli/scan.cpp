@@ -583,6 +583,8 @@ void read_in_lanes(const ScanConfig& config, const std::vector<source::InputSpec
       changed.wait(lock, [&] { return next >= specs.size() || next < joined + 2 * std::size_t{lanes}; });
       if (next >= specs.size() || interrupted()) break;
       const std::size_t index = next++;
+      // A copy taken under the lock: the joining thread replaces `ceilings` meanwhile.
+      // NOLINTNEXTLINE(performance-unnecessary-copy-initialization)
       const detect::Analyzer::Ceilings seen = ceilings;
       lock.unlock();
       ScanState one = scan_one_input(specs[index], static_cast<SourceId>(index), config, prototype, seen, adapted,
