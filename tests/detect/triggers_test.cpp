@@ -272,3 +272,50 @@ TEST_CASE("With a long after window, spells at other moments are not blamed on t
   }
   CHECK(false_alarms <= 1);
 }
+
+TEST_CASE("Aligners of inputs analysed apart merge into the one of all; stream ids shifted first",
+          "[detect][triggers]") {
+  // The clients' input (its streams 0-3) and the server's (its stream 0), each analysed on its own
+  // as a scan does: merged with the server's ids shifted past the clients', the finding is the
+  // one aligner fed both gives; unshifted, the server's stream 0 would be taken for client 0.
+  Random random(23);
+  const double seconds = 60;
+  const std::vector<TimeNs> forks = moments(random, 8, seconds);
+  std::vector<std::vector<Line>> workers;
+  for (int w = 0; w < 4; ++w) workers.push_back(worker(random, seconds, forks, 100));
+  const std::vector<Line> server = server_log(forks, seconds);
+
+  TriggerAligner one = make_aligner();
+  for (int w = 0; w < 4; ++w)
+    feed(one, worker_key(w), static_cast<std::uint64_t>(w), workers[static_cast<std::size_t>(w)]);
+  feed(one, "", 4, server, 1);
+  const auto expected = one.finish();
+  REQUIRE(expected.size() == 1);
+  REQUIRE_FALSE(expected[0].examples.empty());
+  CHECK(expected[0].examples.front().active == 4);
+
+  const auto merged = [&](bool shift) {
+    TriggerAligner clients = make_aligner();
+    TriggerAligner servers = make_aligner();
+    for (int w = 0; w < 4; ++w)
+      feed(clients, worker_key(w), static_cast<std::uint64_t>(w), workers[static_cast<std::size_t>(w)]);
+    feed(servers, "", 0, server, 1);
+    if (shift) servers.shift_streams(4);
+    clients.merge(std::move(servers));
+    return clients.finish();
+  };
+  const auto shifted = merged(true);
+  REQUIRE(shifted.size() == 1);
+  CHECK(shifted[0].occurrences == expected[0].occurrences);
+  CHECK(shifted[0].aligned == expected[0].aligned);
+  CHECK(shifted[0].streams_stalled == expected[0].streams_stalled);
+  CHECK(shifted[0].log10_p == expected[0].log10_p);
+  REQUIRE_FALSE(shifted[0].examples.empty());
+  CHECK(shifted[0].examples.front().active == expected[0].examples.front().active);
+  CHECK(shifted[0].examples.front().stalled == expected[0].examples.front().stalled);
+
+  const auto colliding = merged(false);
+  REQUIRE_FALSE(colliding.empty());
+  REQUIRE_FALSE(colliding[0].examples.empty());
+  CHECK(colliding[0].examples.front().active < expected[0].examples.front().active);
+}
