@@ -273,7 +273,7 @@ TEST_CASE("With a long after window, spells at other moments are not blamed on t
   CHECK(false_alarms <= 1);
 }
 
-TEST_CASE("Aligners of inputs analysed apart merge into the one of all; stream ids shifted first",
+TEST_CASE("Aligners of inputs analysed apart merge into the one of all, their stream ids shifted first",
           "[detect][triggers]") {
   // The clients' input (its streams 0-3) and the server's (its stream 0), each analysed on its own
   // as a scan does: merged with the server's ids shifted past the clients', the finding is the
