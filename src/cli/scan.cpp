@@ -355,6 +355,107 @@ Expected<std::shared_ptr<const catalog::Catalog>> catalog_of(const ScanConfig& c
   return std::make_shared<const catalog::Catalog>(std::move(*loaded));
 }
 
+/// The records' way from the reader to the streams and the durations, for one input at a time
+/// (end_input is the caller's).
+Pipeline pipeline_of(const ScanConfig& config,
+                     const std::shared_ptr<const std::vector<parse::FormatInfo>>& user_formats,
+                     stream::StreamTable& streams, DerivedStreams& derived, ProcessStreams& processes,
+                     detect::DurationAnalyzer& durations) {
+  Pipeline pipeline;
+  pipeline.derived = config.derived_streams ? &derived : nullptr;
+  pipeline.processes = &processes;
+  pipeline.streams = &streams;
+  pipeline.durations = &durations;
+  pipeline.user_formats = user_formats;
+  return pipeline;
+}
+
+/// The analyses of the inputs being read one after another: each made when first asked for (its
+/// first window), merged into `merged` in input order at the input's end — by the reading thread
+/// with one job; with more, by the analysis thread whose turn it is when the input's end marker
+/// comes after its last window in the queue, so reading goes on meanwhile. An analysis made
+/// after others were merged starts with their adapted prefilter and sampling ceilings: the same
+/// report, less work.
+class InputAnalyses {
+ public:
+  InputAnalyses(const detect::Analyzer& prototype, detect::Analyzer& merged)
+      : m_prototype(prototype), m_merged(merged) {}
+
+  detect::Analyzer& of(SourceId input) {
+    std::lock_guard lock(m_mutex);
+    std::unique_ptr<detect::Analyzer>& found = m_live[input];
+    if (!found) {
+      found = m_prototype.snapshot();
+      found->use_prefilter(m_adapted);
+      found->set_ceilings(m_ceilings);
+    }
+    return *found;
+  }
+
+  /// With more than one job, the queue whose jobs - 1 threads analyse the windows: each window
+  /// is prepared by any of them, then absorbed in order, so the report is the same for any
+  /// number of jobs. Null with one job.
+  std::unique_ptr<stream::WindowQueue> queue(unsigned jobs) {
+    if (jobs <= 1) return nullptr;
+    stream::WindowQueue::Limits limits;
+    limits.workers = jobs - 1;
+    return std::make_unique<stream::WindowQueue>(
+        [this](const stream::StreamWindow& window) -> std::unique_ptr<stream::WindowWork> {
+          if (window.stream_id == k_end_of_input) return std::make_unique<EndOfInput>();
+          return of(window.input).prepare(window);
+        },
+        [this](const stream::StreamWindow& window, std::unique_ptr<stream::WindowWork> work) {
+          if (window.stream_id == k_end_of_input) {
+            join(window.input);
+          } else {
+            of(window.input).absorb(window, *work);
+          }
+        },
+        limits);
+  }
+
+  /// The input's windows are all handed over: its end marker into the queue, or (no queue) its
+  /// analysis merged now.
+  void end(SourceId input, stream::WindowQueue* queue) {
+    if (queue == nullptr) return join(input);
+    stream::OwnedWindow end;
+    end.input = input;
+    end.stream_id = k_end_of_input;
+    queue->push(std::move(end));
+  }
+
+ private:
+  static constexpr std::uint64_t k_end_of_input = UINT64_MAX;  // the stream id of an end marker
+  struct EndOfInput final : stream::WindowWork {};
+
+  void join(SourceId input) {
+    std::unique_ptr<detect::Analyzer> done;
+    {
+      std::lock_guard lock(m_mutex);
+      const auto found = m_live.find(input);
+      if (found == m_live.end()) return;
+      done = std::move(found->second);
+      m_live.erase(found);
+      if (std::shared_ptr<const Prefilter> now = done->adapted_prefilter()) m_adapted = std::move(now);
+    }
+    m_merged.merge(std::move(*done));
+    detect::Analyzer::Ceilings now = m_merged.ceilings();
+    std::lock_guard lock(m_mutex);
+    m_ceilings = std::move(now);
+    for (auto& [later, analyzer] : m_live) {  // nothing of theirs absorbed yet
+      analyzer->set_ceilings(m_ceilings);
+      analyzer->use_prefilter(m_adapted);
+    }
+  }
+
+  const detect::Analyzer& m_prototype;
+  detect::Analyzer& m_merged;
+  std::mutex m_mutex;
+  std::map<SourceId, std::unique_ptr<detect::Analyzer>> m_live;
+  std::shared_ptr<const Prefilter> m_adapted;  // the last merged input's
+  detect::Analyzer::Ceilings m_ceilings;       // of the inputs merged so far
+};
+
 /// The inputs one after another on this thread, with jobs - 1 threads analysing each input's
 /// windows (--follow, text inputs, one input, or one input that is most of the bytes).
 void read_in_turn(const ScanConfig& config, const std::vector<source::InputSpec>& specs,
@@ -363,97 +464,24 @@ void read_in_turn(const ScanConfig& config, const std::vector<source::InputSpec>
   std::vector<Diagnostic>& diagnostics = state.diagnostics;
   stream::GroupingOptions grouping;
   grouping.idle_timeout = static_cast<DurationNs>(config.idle_timeout_s * 1e9);
-  // Each input's analysis, made when its first window is prepared (or when it is asked for), and
-  // merged into the state in input order: by the reading thread at the input's end with one job;
-  // with more, by the analysis thread whose turn it is when the input's end marker comes after
-  // its last window, so reading goes on meanwhile.
-  std::mutex live_mutex;
-  std::map<SourceId, std::unique_ptr<detect::Analyzer>> live;
-  std::shared_ptr<const Prefilter> adapted;  // the last input's, for the next one
-  detect::Analyzer::Ceilings ceilings;       // of the inputs joined so far
-  const auto analyzer_of = [&](SourceId input) -> detect::Analyzer& {
-    std::lock_guard lock(live_mutex);
-    std::unique_ptr<detect::Analyzer>& found = live[input];
-    if (!found) {
-      found = prototype.snapshot();
-      found->use_prefilter(adapted);
-      found->set_ceilings(ceilings);
-    }
-    return *found;
-  };
-  // Merges the input's analysis into the state; the inputs after it (nothing of theirs absorbed
-  // yet) are spared the samples the merge would drop. The same report, less work.
-  const auto join = [&](SourceId input) {
-    std::unique_ptr<detect::Analyzer> done;
-    {
-      std::lock_guard lock(live_mutex);
-      const auto found = live.find(input);
-      if (found == live.end()) return;
-      done = std::move(found->second);
-      live.erase(found);
-      if (std::shared_ptr<const Prefilter> now = done->adapted_prefilter()) adapted = std::move(now);
-    }
-    state.analyzer->merge(std::move(*done));
-    detect::Analyzer::Ceilings now = state.analyzer->ceilings();
-    std::lock_guard lock(live_mutex);
-    ceilings = std::move(now);
-    for (auto& [later, analyzer] : live) {
-      analyzer->set_ceilings(ceilings);
-      analyzer->use_prefilter(adapted);
-    }
-  };
-  // The end of an input in the window queue: a window of no lines with this stream id.
-  constexpr std::uint64_t k_end_of_input = UINT64_MAX;
-  struct EndOfInput final : stream::WindowWork {};
-  // With more than one job, reading goes on while jobs - 1 threads analyse the windows: each
-  // window is prepared by any of them, then absorbed in order, so the report is the same for
-  // any number of jobs.
-  std::unique_ptr<stream::WindowQueue> queue;
-  if (config.jobs > 1) {
-    stream::WindowQueue::Limits limits;
-    limits.workers = config.jobs - 1;
-    queue = std::make_unique<stream::WindowQueue>(
-        [&](const stream::StreamWindow& window) -> std::unique_ptr<stream::WindowWork> {
-          if (window.stream_id == k_end_of_input) return std::make_unique<EndOfInput>();
-          return analyzer_of(window.input).prepare(window);
-        },
-        [&](const stream::StreamWindow& window, std::unique_ptr<stream::WindowWork> work) {
-          if (window.stream_id == k_end_of_input) {
-            join(window.input);
-          } else {
-            analyzer_of(window.input).absorb(window, *work);
-          }
-        },
-        limits);
-  }
+  InputAnalyses analyses(prototype, *state.analyzer);
+  const std::unique_ptr<stream::WindowQueue> queue = analyses.queue(config.jobs);
   stream::MemoryTrimmer trimmer;
   stream::StreamTable streams(grouping, [&](stream::OwnedWindow&& window) {
     if (queue) {
       queue->push(std::move(window));
     } else {
-      analyzer_of(window.input).add(window.view());
+      analyses.of(window.input).add(window.view());
       trimmer.consumed(window.bytes());
     }
   });
   detect::DurationAnalyzer durations;  // the input being read
   DerivedStreams derived;
-  Pipeline pipeline;
   ProcessStreams processes;
-  pipeline.derived = config.derived_streams ? &derived : nullptr;
-  pipeline.processes = &processes;
-  pipeline.streams = &streams;
-  pipeline.durations = &durations;
-  pipeline.user_formats = user_formats;
+  Pipeline pipeline = pipeline_of(config, user_formats, streams, derived, processes, durations);
   pipeline.end_input = [&](SourceId input) {
     streams.finish();
-    if (queue) {
-      stream::OwnedWindow end;
-      end.input = input;
-      end.stream_id = k_end_of_input;
-      queue->push(std::move(end));
-    } else {
-      join(input);
-    }
+    analyses.end(input, queue.get());
     state.durations.merge(std::exchange(durations, detect::DurationAnalyzer()));
     state.add_templates(derived.end_input());
     processes.end_input();
@@ -472,7 +500,7 @@ void read_in_turn(const ScanConfig& config, const std::vector<source::InputSpec>
     const ScanParts parts{&catalog,         &templates,      derived.streams + processes.streams,
                           &streams.stats(), &pipeline.lines, &sources};
     const SourceId reading = sources.size() > 0 ? static_cast<SourceId>(sources.size() - 1) : 0;
-    announce_likely(*state.analyzer, analyzer_of(reading), state.durations, durations, streams, parts, config,
+    announce_likely(*state.analyzer, analyses.of(reading), state.durations, durations, streams, parts, config,
                     pipeline.records, announced);
     next_snapshot = std::chrono::steady_clock::now() + 4 * (std::chrono::steady_clock::now() - start);
   };
@@ -530,12 +558,7 @@ ScanState scan_one_input(const source::InputSpec& spec, SourceId id, const ScanC
   detect::DurationAnalyzer durations;
   DerivedStreams derived;
   ProcessStreams processes;
-  Pipeline pipeline;
-  pipeline.derived = config.derived_streams ? &derived : nullptr;
-  pipeline.processes = &processes;
-  pipeline.streams = &streams;
-  pipeline.durations = &durations;
-  pipeline.user_formats = user_formats;
+  Pipeline pipeline = pipeline_of(config, user_formats, streams, derived, processes, durations);
   pipeline.end_input = [&](SourceId) {
     streams.finish();
     if (!adapted) adapted = analyzer->adapted_prefilter();

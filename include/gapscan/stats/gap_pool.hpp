@@ -57,7 +57,7 @@ class GapPool {
   void merge(GapPool&& other);
 
   /// Per coarse bin, the hash at or above which a gap cannot be among the examples any more
-  /// (the largest kept when the bin is full, else none); given to pool_ceilings() of a pool
+  /// (the largest kept when the bin is full, else none); given to set_ceilings() of a pool
   /// whose windows will be merged into this one, it spares that pool examples that could never
   /// be kept. The examples kept after the merge are the same.
   std::vector<std::uint64_t> ceilings() const;
