@@ -319,10 +319,10 @@ def syn_sniff(iface, port):
         tcp = ip[ihl:]
         if len(tcp) < 14:
             continue
-        sport, dport = struct.unpack("!HH", tcp[:4])
+        sport, dport, seq = struct.unpack("!HHI", tcp[:8])
         flags = tcp[13]
         if dport == port and flags & 0x02 and not flags & 0x10:
-            log("info", op="syn", src=f"{socket.inet_ntoa(ip[12:16])}:{sport}",
+            log("info", op="syn", src=f"{socket.inet_ntoa(ip[12:16])}:{sport}", isn=seq,
                 mono=f"{time.monotonic():.6f}")
 
 
@@ -362,20 +362,22 @@ def truth(path, op, args):
 
 
 def syn_offsets(path):
-    """The connection with the most SYNs in a sniff log: its SYN times after the first."""
+    """The connection with the most SYNs in a sniff log: its SYN times after the first.
+    A connection is its source address and port and its initial sequence number: the
+    retransmissions of a SYN repeat it, a later connection that reuses the port does not."""
     by_src = {}
     with open(path) as f:
         for line in f:
             if " op=syn " not in line:
                 continue
             kv = dict(t.split("=", 1) for t in line.split()[1:] if "=" in t)
-            by_src.setdefault(kv["src"], []).append(float(kv["mono"]))
+            by_src.setdefault((kv["src"], kv.get("isn")), []).append(float(kv["mono"]))
     if not by_src:
         print("syn_retries\tnone")
         return
     src, ts = max(by_src.items(), key=lambda kv: len(kv[1]))
     offs = [t - ts[0] for t in ts]
-    print(f"syn_connection\t{src}")
+    print(f"syn_connection\t{src[0]} isn={src[1]}")
     print(f"syn_count\t{len(ts)}")
     print("syn_offsets_s\t" + ",".join(f"{o:.3f}" for o in offs))
 
