@@ -55,8 +55,8 @@ parse::LineAccount lines_of(const Json& j, SourceId offset) {
 }
 
 Json grouping_json(const stream::GroupingStats& g) {
-  return Json::array(
-      {g.streams, g.windows, g.idle_closed, g.early_flushes, g.forgotten, g.peak_active, g.peak_buffered_bytes});
+  return Json::array({g.streams, g.windows, g.idle_closed, g.early_flushes, g.forgotten, g.peak_active,
+                      g.peak_buffered_bytes, g.spills, g.spilled_bytes, g.peak_spill_held, g.spill_error});
 }
 stream::GroupingStats grouping_of(const Json& j) {
   stream::GroupingStats g;
@@ -67,6 +67,10 @@ stream::GroupingStats grouping_of(const Json& j) {
   g.forgotten = j.at(4).get<std::uint64_t>();
   g.peak_active = j.at(5).get<std::size_t>();
   g.peak_buffered_bytes = j.at(6).get<std::size_t>();
+  g.spills = j.at(7).get<std::uint64_t>();
+  g.spilled_bytes = j.at(8).get<std::uint64_t>();
+  g.peak_spill_held = j.at(9).get<std::uint64_t>();
+  g.spill_error = j.at(10).get<std::string>();
   return g;
 }
 
@@ -93,6 +97,10 @@ void ScanState::merge(ScanState&& other) {
   grouping.forgotten += other.grouping.forgotten;
   grouping.peak_active = std::max(grouping.peak_active, other.grouping.peak_active);
   grouping.peak_buffered_bytes = std::max(grouping.peak_buffered_bytes, other.grouping.peak_buffered_bytes);
+  grouping.spills += other.grouping.spills;
+  grouping.spilled_bytes += other.grouping.spilled_bytes;
+  grouping.peak_spill_held = std::max(grouping.peak_spill_held, other.grouping.peak_spill_held);
+  if (grouping.spill_error.empty()) grouping.spill_error = std::move(other.grouping.spill_error);
   lines.merge(other.lines);
   for (std::string& name : other.sources) sources.push_back(std::move(name));
   for (report::Input& input : other.inputs) inputs.push_back(std::move(input));

@@ -456,6 +456,16 @@ class InputAnalyses {
   detect::Analyzer::Ceilings m_ceilings;       // of the inputs merged so far
 };
 
+/// Spilling line text failed (no temporary file could be made or written): the requests that
+/// did not fit in memory were cut early, which the user should know.
+void note_spill_error(const stream::GroupingStats& grouping, std::vector<Diagnostic>& diagnostics) {
+  if (grouping.spill_error.empty()) return;
+  diagnostics.push_back(Diagnostic{Severity::warning, "",
+                                   "could not keep line text in a temporary file (" + grouping.spill_error +
+                                       "): requests that did not fit in memory were analysed in pieces",
+                                   "set TMPDIR to a writable directory with free space"});
+}
+
 /// The inputs one after another on this thread, with jobs - 1 threads analysing each input's
 /// windows (--follow, text inputs, one input, or one input that is most of the bytes).
 void read_in_turn(const ScanConfig& config, const std::vector<source::InputSpec>& specs,
@@ -510,6 +520,7 @@ void read_in_turn(const ScanConfig& config, const std::vector<source::InputSpec>
 
   state.derived_streams = derived.streams + processes.streams;
   state.grouping = streams.stats();
+  note_spill_error(state.grouping, diagnostics);
   state.lines = pipeline.lines;
   for (SourceId id = 0; id < sources.size(); ++id) state.sources.push_back(sources.name(id));
   state.inputs = std::move(inputs);
@@ -579,6 +590,7 @@ ScanState scan_one_input(const source::InputSpec& spec, SourceId id, const ScanC
   }
   one.derived_streams = derived.streams + processes.streams;
   one.grouping = streams.stats();
+  note_spill_error(one.grouping, one.diagnostics);
   one.lines = pipeline.lines;
   one.sources.push_back(name);
   return one;

@@ -296,6 +296,7 @@ void add_analysis(Report& report, const RunResults& results) {
   report.analysis.pooled_test = detection.pooled_test_run;
   report.analysis.idle_closed = results.grouping->idle_closed;
   report.analysis.early_flushes = results.grouping->early_flushes;
+  report.analysis.spilled_bytes = results.grouping->spilled_bytes;
   report.analysis.gap_median_ms = static_cast<double>(detection.median_gap) / 1e6;
   report.analysis.gap_p90_ms = static_cast<double>(detection.p90_gap) / 1e6;
   report.analysis.gap_p99_ms = static_cast<double>(detection.p99_gap) / 1e6;

@@ -335,6 +335,7 @@ void add_accounting(Json& root, const Report& report) {
                           {"pooled_test", a.pooled_test},
                           {"idle_closed", a.idle_closed},
                           {"early_flushes", a.early_flushes},
+                          {"spilled_bytes", a.spilled_bytes},
                           {"gap_median_ms", round_to(a.gap_median_ms, 6)},
                           {"gap_p90_ms", round_to(a.gap_p90_ms, 6)},
                           {"gap_p99_ms", round_to(a.gap_p99_ms, 6)},

@@ -16,7 +16,11 @@ struct StreamTable::Stream {
   bool only_carried = false;  // the single entry is the last one of the previous window
   TimeNs last_time = 0;
   std::vector<Entry> entries;
+  // The entries' text: its first `spilled` bytes are in the spill store (in `chunks`, in
+  // order), the rest in `text`. Entry::text_offset counts from the first byte of all of it.
   std::string text;
+  std::uint32_t spilled = 0;
+  std::vector<SpillStore::Chunk> chunks;
   List* list = nullptr;
   Stream* prev = nullptr;
   Stream* next = nullptr;
@@ -111,14 +115,27 @@ namespace {
 constexpr std::size_t k_max_spare = 4096;  // closed streams kept for reuse
 }  // namespace
 
-StreamTable::StreamTable(GroupingOptions options, WindowSink sink) : m_options(options), m_sink(std::move(sink)) {}
+StreamTable::StreamTable(GroupingOptions options, WindowSink sink) : m_options(options), m_sink(std::move(sink)) {
+  if (m_options.spill) m_spill = std::make_unique<SpillStore>(m_options.spill_directory);
+}
 
 StreamTable::~StreamTable() {
   m_streams.for_each([](Stream* stream) { delete stream; });
 }
 
 std::size_t StreamTable::bytes_of(const Stream& stream) const {
-  return stream.entries.capacity() * sizeof(Entry) + stream.text.capacity();
+  return stream.entries.capacity() * sizeof(Entry) + stream.text.capacity() +
+         stream.chunks.capacity() * sizeof(SpillStore::Chunk);
+}
+
+void StreamTable::count(const Stream& stream) {
+  m_buffered_bytes += bytes_of(stream);
+  m_text_bytes += stream.text.capacity();
+}
+
+void StreamTable::forget(const Stream& stream) {
+  m_buffered_bytes -= bytes_of(stream);
+  m_text_bytes -= stream.text.capacity();
 }
 
 StreamTable::Stream& StreamTable::find_or_open(std::string_view key, SourceId input) {
@@ -148,7 +165,7 @@ StreamTable::Stream& StreamTable::find_or_open(std::string_view key, SourceId in
   stream->last_time = 0;
   // Counted from the start (an empty string's inline buffer is capacity too): close() takes
   // away all of bytes_of(), so the count returns to zero when every stream is closed.
-  m_buffered_bytes += bytes_of(*stream);
+  count(*stream);
   Stream& ref = *stream;
   m_streams.insert(stream.release());
   ref.list = &m_active;
@@ -168,11 +185,11 @@ void StreamTable::add(const parse::Record& record, std::string_view raw_line, co
   Stream& stream = find_or_open(record.group, location.source);
   const std::string_view kept = raw_line.substr(0, m_options.max_line_text);
   const std::string_view fields = record.fields.substr(0, m_options.max_line_fields);
-  const std::size_t bytes_before = bytes_of(stream);
+  forget(stream);
   Entry entry;
   entry.time = record.time;
   entry.location = location;
-  entry.text_offset = static_cast<std::uint32_t>(stream.text.size());
+  entry.text_offset = static_cast<std::uint32_t>(stream.spilled + stream.text.size());
   entry.text_length = static_cast<std::uint32_t>(kept.size());
   entry.time_digits = record.time_digits;
   entry.completion = record.completion || record.duration >= 0;
@@ -184,7 +201,7 @@ void StreamTable::add(const parse::Record& record, std::string_view raw_line, co
   stream.text.append(kept);
   stream.text.append(fields);
   stream.entries.push_back(entry);
-  m_buffered_bytes += bytes_of(stream) - bytes_before;
+  count(stream);
   m_stats.peak_buffered_bytes = std::max(m_stats.peak_buffered_bytes, m_buffered_bytes);
   stream.only_carried = false;
   stream.last_time = record.time;
@@ -197,7 +214,12 @@ void StreamTable::emit(Stream& stream) {
   if (stream.only_carried || stream.entries.empty()) return;
   // Hand the entries and their text over, then start again from a copy of the last entry so
   // that the next window begins with the gap across the cut.
-  m_buffered_bytes -= bytes_of(stream);
+  forget(stream);
+  if (stream.spilled > 0) {
+    std::string all = text_of(stream);
+    release_spilled(stream);
+    stream.text.swap(all);
+  }
   OwnedWindow window;
   window.key = stream.keyed ? stream.key : std::string();
   window.input = stream.input;
@@ -211,15 +233,15 @@ void StreamTable::emit(Stream& stream) {
   stream.entries.push_back(carried);
   stream.text.swap(text);
   stream.only_carried = true;
-  m_buffered_bytes += bytes_of(stream);
+  count(stream);
   move_to(stream, m_parked);
   ++m_stats.windows;
   m_sink(std::move(window));
 }
 
 void StreamTable::close(Stream& stream) {
-  emit(stream);
-  m_buffered_bytes -= bytes_of(stream);
+  emit(stream);  // a stream that only carries its last entry has no spilled text: emit() read it back
+  forget(stream);
   stream.list->remove(stream);
   m_streams.erase(&stream);
   // Kept for the next stream to open, with its key's allocation; its buffers are freed, so that
@@ -227,6 +249,7 @@ void StreamTable::close(Stream& stream) {
   std::unique_ptr<Stream> spare(&stream);
   std::vector<Entry>().swap(spare->entries);
   std::string().swap(spare->text);
+  std::vector<SpillStore::Chunk>().swap(spare->chunks);
   if (m_spare.size() < k_max_spare) m_spare.push_back(std::move(spare));
 }
 
@@ -237,6 +260,7 @@ void StreamTable::enforce_limits(TimeNs now) {
       close(*list->head);
     }
   }
+  if (m_buffered_bytes > m_options.max_buffered_bytes) spill_least_recent();
   while (m_buffered_bytes > m_options.max_buffered_bytes && m_active.head) {
     ++m_stats.early_flushes;
     emit(*m_active.head);
@@ -245,6 +269,54 @@ void StreamTable::enforce_limits(TimeNs now) {
     ++m_stats.forgotten;
     close(*m_parked.head);
   }
+}
+
+void StreamTable::spill_least_recent() {
+  // Text is worth writing out while it is a good part of the budget: down to three quarters of
+  // it, least recently used streams first (those are the requests that have ended, or pause).
+  // Each pass writes at least an eighth of the budget, so the walk over streams whose text is
+  // already out is paid for.
+  if (!m_spill || m_spill->failed() || m_text_bytes < m_options.max_buffered_bytes / 4) return;
+  const std::size_t target = m_options.max_buffered_bytes / 4 * 3;
+  const std::size_t floor = m_options.max_buffered_bytes / 8;
+  for (Stream* stream = m_active.head; stream && m_buffered_bytes > target && m_text_bytes > floor;
+       stream = stream->next) {
+    if (!spill(*stream)) return;
+  }
+}
+
+bool StreamTable::spill(Stream& stream) {
+  if (stream.text.empty()) return true;
+  SpillStore::Chunk chunk;
+  if (!m_spill->append(stream.text, chunk)) {
+    m_stats.spill_error = m_spill->error();
+    return false;
+  }
+  forget(stream);
+  stream.chunks.push_back(chunk);
+  stream.spilled += chunk.length;
+  std::string().swap(stream.text);
+  count(stream);
+  ++m_stats.spills;
+  m_stats.spilled_bytes += chunk.length;
+  m_stats.peak_spill_held = std::max(m_stats.peak_spill_held, m_spill->bytes_held());
+  return true;
+}
+
+std::string StreamTable::text_of(const Stream& stream) const {
+  std::string all;
+  all.reserve(stream.spilled + stream.text.size());
+  for (const SpillStore::Chunk& chunk : stream.chunks) {
+    if (!m_spill->read(chunk, all) && m_stats.spill_error.empty()) m_stats.spill_error = m_spill->error();
+  }
+  all.append(stream.text);
+  return all;
+}
+
+void StreamTable::release_spilled(Stream& stream) {
+  for (const SpillStore::Chunk& chunk : stream.chunks) m_spill->release(chunk);
+  stream.chunks.clear();
+  stream.spilled = 0;
 }
 
 void StreamTable::finish() {
@@ -263,8 +335,9 @@ void StreamTable::peek(const std::function<void(const StreamWindow&)>& f) const 
   });
   std::sort(open.begin(), open.end(), [](const Stream* a, const Stream* b) { return a->order < b->order; });
   for (const Stream* stream : open) {
+    const std::string spilled_too = stream->spilled > 0 ? text_of(*stream) : std::string();
     f(StreamWindow{stream->keyed ? std::string_view(stream->key) : std::string_view(), stream->input, stream->order,
-                   stream->window_index, stream->entries, stream->text});
+                   stream->window_index, stream->entries, stream->spilled > 0 ? spilled_too : stream->text});
   }
 }
 

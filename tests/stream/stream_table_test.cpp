@@ -88,6 +88,7 @@ TEST_CASE("Idle streams close and the memory budget flushes the least recently u
 TEST_CASE("Above the memory budget finished streams are handed over and parked", "[stream]") {
   GroupingOptions options;
   options.max_buffered_bytes = 4096;
+  options.spill = false;
   options.max_parked = 3;
   Harness h(options);
   const std::string line(100, 'x');
@@ -107,4 +108,99 @@ TEST_CASE("Above the memory budget finished streams are handed over and parked",
   }
   REQUIRE(by_key.size() == 10);
   for (const auto& [key, times] : by_key) CHECK(times.size() == 20);
+}
+
+namespace {
+
+/// 300 requests of 40 lines each, 100 in flight at a time, lines of 150-250 bytes.
+void interleaved_requests(Harness& h) {
+  for (int wave = 0; wave < 3; ++wave) {
+    for (int line = 0; line < 40; ++line) {
+      for (int r = 0; r < 100; ++r) {
+        std::string key = "req";
+        key += std::to_string(wave * 100 + r);
+        const TimeNs t = (wave * 40 + line) * 1000 + r;
+        std::string text = key;
+        text.append(" line ").append(std::to_string(line)).append(150 + static_cast<std::size_t>(r), 'x');
+        h.add(key, t, text);
+      }
+    }
+  }
+  h.table.finish();
+}
+
+}  // namespace
+
+TEST_CASE("Above the memory budget line text goes to a temporary file and requests stay whole", "[stream][spill]") {
+  GroupingOptions roomy;
+  roomy.max_buffered_bytes = std::size_t{1} << 30;
+  Harness whole(roomy);
+  interleaved_requests(whole);
+  CHECK(whole.table.stats().spills == 0);
+
+  GroupingOptions tight;
+  // The text of 100 requests in flight is ~800 KiB, their entries ~300 KiB: only text goes out.
+  tight.max_buffered_bytes = 512u << 10;
+  Harness spilled(tight);
+  interleaved_requests(spilled);
+  const GroupingStats& stats = spilled.table.stats();
+  CHECK(stats.spills > 0);
+  CHECK(stats.spilled_bytes > (1u << 20));
+  CHECK(stats.peak_buffered_bytes <= tight.max_buffered_bytes + 4096);
+  CHECK(stats.spill_error.empty());
+  // Ended requests may be handed over before the end (least recently used first), but each
+  // request is one window with the same lines, byte for byte.
+  std::map<std::string, const Seen*> by_key;
+  for (const Seen& w : whole.windows) by_key[w.key] = &w;
+  REQUIRE(spilled.windows.size() == whole.windows.size());
+  for (const Seen& w : spilled.windows) {
+    REQUIRE(by_key.count(w.key) == 1);
+    CHECK(w.index == 0);
+    CHECK(w.times == by_key[w.key]->times);
+    CHECK(w.texts == by_key[w.key]->texts);
+  }
+}
+
+TEST_CASE("A snapshot of open streams shows their spilled text too", "[stream][spill]") {
+  GroupingOptions tight;
+  tight.max_buffered_bytes = 128u << 10;  // text ~240 KiB, entries ~60 KiB
+  Harness h(tight);
+  for (int line = 0; line < 30; ++line) {
+    for (int r = 0; r < 40; ++r) {
+      std::string key = "r";
+      key += std::to_string(r);
+      h.add(key, line * 100 + r, std::string(200, static_cast<char>('a' + r % 26)));
+    }
+  }
+  REQUIRE(h.table.stats().spills > 0);
+  REQUIRE(h.table.stats().early_flushes == 0);
+  std::size_t seen = 0;
+  h.table.peek([&](const StreamWindow& window) {
+    ++seen;
+    REQUIRE(window.entries.size() == 30);
+    const char expected = window.line_text(window.entries.back())[0];
+    for (const Entry& entry : window.entries) CHECK(window.line_text(entry) == std::string(200, expected));
+  });
+  CHECK(seen == 40);
+}
+
+TEST_CASE("When no temporary file can be made, requests over the budget are handed over in pieces", "[stream][spill]") {
+  GroupingOptions tight;
+  tight.max_buffered_bytes = 256u << 10;
+  tight.spill_directory = "/nonexistent/gapscan-spill-test";
+  Harness h(tight);
+  interleaved_requests(h);
+  const GroupingStats& stats = h.table.stats();
+  CHECK_THAT(stats.spill_error, Catch::Contains("/nonexistent/gapscan-spill-test"));
+  CHECK(stats.early_flushes > 0);
+  // Every line is still handed over exactly once (plus the carried line of each later window).
+  std::map<std::string, std::vector<TimeNs>> by_key;
+  for (const Seen& w : h.windows) {
+    auto& times = by_key[w.key];
+    for (TimeNs t : w.times) {
+      if (times.empty() || times.back() != t) times.push_back(t);
+    }
+  }
+  REQUIRE(by_key.size() == 300);
+  for (const auto& [key, times] : by_key) CHECK(times.size() == 40);
 }

@@ -310,6 +310,7 @@ struct Analysis {
   bool pooled_test = false;
   std::uint64_t idle_closed = 0;
   std::uint64_t early_flushes = 0;
+  std::uint64_t spilled_bytes = 0;  ///< line text kept in temporary files instead of memory
   /// All gaps between the lines of a request: median, 90th and 99th percentile (within 0.1 %),
   /// and the largest with its two lines; what a user checks when no cause is named.
   double gap_median_ms = 0, gap_p90_ms = 0, gap_p99_ms = 0;

@@ -3,6 +3,7 @@
 #include <gapscan/core/location.hpp>
 #include <gapscan/core/time.hpp>
 #include <gapscan/parse/record.hpp>
+#include <gapscan/stream/spill_store.hpp>
 
 #include <cstdint>
 #include <functional>
@@ -61,10 +62,15 @@ using WindowSink = std::function<void(OwnedWindow&&)>;
 struct GroupingOptions {
   DurationNs idle_timeout = 600 * k_ns_per_s;  ///< close a stream after this much log time without a line
   std::size_t window_records = 65536;          ///< analyse a stream in windows of at most this many records
-  std::size_t max_buffered_bytes = 32u << 20;  ///< above this, flush the least recently used streams
-  std::size_t max_parked = 4096;               ///< flushed streams remembered to carry their last line
-  std::size_t max_line_text = 320;             ///< bytes of each line kept for the report and evidence
-  std::size_t max_line_fields = 512;           ///< bytes of each line's named fields kept for evidence
+  /// Memory for the lines of open streams. Above it, the line text of the least recently used
+  /// streams goes to the spill store (when `spill`), and only when their entries alone are
+  /// above it are streams handed over early, in windows.
+  std::size_t max_buffered_bytes = 16u << 20;
+  bool spill = true;                  ///< keep line text in temporary files rather than cut requests early
+  std::string spill_directory;        ///< where; empty: $TMPDIR, else /tmp
+  std::size_t max_parked = 4096;      ///< flushed streams remembered to carry their last line
+  std::size_t max_line_text = 320;    ///< bytes of each line kept for the report and evidence
+  std::size_t max_line_fields = 512;  ///< bytes of each line's named fields kept for evidence
 };
 
 struct GroupingStats {
@@ -75,6 +81,10 @@ struct GroupingStats {
   std::uint64_t forgotten = 0;          ///< flushed streams dropped because more than max_parked were kept
   std::size_t peak_active = 0;          ///< most streams open at once
   std::size_t peak_buffered_bytes = 0;  ///< most bytes of entries and line text buffered at once
+  std::uint64_t spills = 0;             ///< times a stream's line text went to the spill store
+  std::uint64_t spilled_bytes = 0;      ///< bytes of line text written to it
+  std::uint64_t peak_spill_held = 0;    ///< most bytes of it needed at once
+  std::string spill_error;              ///< why spilling stopped, when it did (early flushes instead)
 };
 
 class StreamTable {
@@ -136,7 +146,13 @@ class StreamTable {
   void emit(Stream& stream);  // hands the new entries over, keeps the last one, parks the stream
   void close(Stream& stream);
   void enforce_limits(TimeNs now);
+  bool spill(Stream& stream);  // its text to the spill store; false when that fails
+  void spill_least_recent();
+  std::string text_of(const Stream& stream) const;  // all of it, the spilled bytes read back
+  void release_spilled(Stream& stream);
   std::size_t bytes_of(const Stream& stream) const;
+  void count(const Stream& stream);   // adds its bytes to the buffered count
+  void forget(const Stream& stream);  // takes them away, before a change to the stream
 
   GroupingOptions m_options;
   WindowSink m_sink;
@@ -144,9 +160,11 @@ class StreamTable {
   std::vector<std::unique_ptr<Stream>> m_spare;  // closed streams, kept for reuse (their buffers stay allocated)
   List m_active;                                 // streams with entries not yet handed over
   List m_parked;                                 // streams holding only the carried last entry
-  std::size_t m_buffered_bytes = 0;
+  std::unique_ptr<SpillStore> m_spill;           // null when spilling is off
+  std::size_t m_buffered_bytes = 0;              // bytes_of() of every open stream
+  std::size_t m_text_bytes = 0;                  // of which line text held in memory
   std::uint64_t m_next_order = 0;
-  GroupingStats m_stats;
+  mutable GroupingStats m_stats;  // mutable: a read error of the spill store is noted in const peek()
 };
 
 }  // namespace gapscan::stream

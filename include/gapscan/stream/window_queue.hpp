@@ -50,7 +50,7 @@ class WindowQueue {
   struct Limits {
     unsigned workers = 1;                      ///< threads preparing (and, one at a time, consuming)
     std::size_t max_windows = 1024;            ///< windows pushed and not yet consumed
-    std::size_t max_bytes = 16u << 20;         ///< their bytes (OwnedWindow::bytes)
+    std::size_t max_bytes = 4u << 20;          ///< their bytes (OwnedWindow::bytes)
     std::size_t min_batch_bytes = 256u << 10;  ///< a worker takes at least this much at once, if pending
   };
 
