@@ -1,6 +1,7 @@
 #include <gapscan/stream/stream_table.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cstring>
 
@@ -113,6 +114,7 @@ void StreamTable::Index::grow() {
 
 namespace {
 constexpr std::size_t k_max_spare = 4096;  // closed streams kept for reuse
+constexpr std::size_t k_min_spill = 1024;  // bytes of text a stream needs to have it spilled
 }  // namespace
 
 StreamTable::StreamTable(GroupingOptions options, WindowSink sink) : m_options(options), m_sink(std::move(sink)) {
@@ -130,12 +132,12 @@ std::size_t StreamTable::bytes_of(const Stream& stream) const {
 
 void StreamTable::count(const Stream& stream) {
   m_buffered_bytes += bytes_of(stream);
-  m_text_bytes += stream.text.capacity();
+  if (stream.text.size() >= k_min_spill) m_spillable_bytes += stream.text.capacity();
 }
 
 void StreamTable::forget(const Stream& stream) {
   m_buffered_bytes -= bytes_of(stream);
-  m_text_bytes -= stream.text.capacity();
+  if (stream.text.size() >= k_min_spill) m_spillable_bytes -= stream.text.capacity();
 }
 
 StreamTable::Stream& StreamTable::find_or_open(std::string_view key, SourceId input) {
@@ -185,6 +187,7 @@ void StreamTable::add(const parse::Record& record, std::string_view raw_line, co
   Stream& stream = find_or_open(record.group, location.source);
   const std::string_view kept = raw_line.substr(0, m_options.max_line_text);
   const std::string_view fields = record.fields.substr(0, m_options.max_line_fields);
+  if (!stream.entries.empty()) m_pauses.add(record.time - stream.last_time);
   forget(stream);
   Entry entry;
   entry.time = record.time;
@@ -260,7 +263,16 @@ void StreamTable::enforce_limits(TimeNs now) {
       close(*list->head);
     }
   }
-  if (m_buffered_bytes > m_options.max_buffered_bytes) spill_least_recent();
+  if (m_buffered_bytes > m_options.max_buffered_bytes) {
+    // Requests that have ended go first, as they are: none has paused for that long, with no
+    // line, while others went on. Then the text of those that pause goes to the spill store.
+    const DurationNs ended = ended_after();
+    while (m_buffered_bytes > m_options.max_buffered_bytes && m_active.head && m_active.head->last_time + ended < now) {
+      ++m_stats.early_flushes;
+      emit(*m_active.head);
+    }
+    if (m_buffered_bytes > m_options.max_buffered_bytes) spill_least_recent();
+  }
   while (m_buffered_bytes > m_options.max_buffered_bytes && m_active.head) {
     ++m_stats.early_flushes;
     emit(*m_active.head);
@@ -271,17 +283,53 @@ void StreamTable::enforce_limits(TimeNs now) {
   }
 }
 
+void StreamTable::PauseScale::add(DurationNs gap) {
+  std::size_t bin = 0;
+  if (gap > 0) {
+    const auto value = static_cast<std::uint64_t>(gap);
+    const int octave = 63 - std::countl_zero(value);
+    const std::uint64_t quarter = octave >= 2 ? (value >> (octave - 2)) & 3 : 0;
+    bin = static_cast<std::size_t>(octave) * 4 + quarter;
+  }
+  ++m_bins[bin];
+  ++m_count;
+}
+
+DurationNs StreamTable::PauseScale::quantile(double share) const {
+  // The upper edge of the bin in which the share is reached, counting from the top.
+  auto above = static_cast<std::uint64_t>(static_cast<double>(m_count) * (1 - share));
+  for (std::size_t bin = m_bins.size(); bin-- > 0;) {
+    if (m_bins[bin] > above) {
+      const std::size_t octave = bin / 4;
+      if (octave < 2) return 4;
+      return static_cast<DurationNs>(std::min<std::uint64_t>((4 + bin % 4 + 1) << (octave - 2), INT64_MAX / 8));
+    }
+    above -= m_bins[bin];
+  }
+  return 0;
+}
+
+DurationNs StreamTable::ended_after() const {
+  // Four times the pause that 999 of 1 000 gaps inside a stream stay below; until a thousand
+  // gaps have been seen, nothing counts as ended before the idle timeout.
+  if (m_pauses.count() < 1000) return m_options.idle_timeout;
+  return std::min(m_options.idle_timeout, 4 * m_pauses.quantile(0.999));
+}
+
 void StreamTable::spill_least_recent() {
   // Text is worth writing out while it is a good part of the budget: down to three quarters of
   // it, least recently used streams first (those are the requests that have ended, or pause).
   // Each pass writes at least an eighth of the budget, so the walk over streams whose text is
   // already out is paid for.
-  if (!m_spill || m_spill->failed() || m_text_bytes < m_options.max_buffered_bytes / 4) return;
-  const std::size_t target = m_options.max_buffered_bytes / 4 * 3;
+  // Streams with little text are passed over (a request of a few lines has few gaps to test,
+  // and many small pieces would cost a read each); what is still over the budget then is
+  // handed over early.
   const std::size_t floor = m_options.max_buffered_bytes / 8;
-  for (Stream* stream = m_active.head; stream && m_buffered_bytes > target && m_text_bytes > floor;
+  if (!m_spill || m_spill->failed() || m_spillable_bytes < floor) return;
+  const std::size_t target = m_options.max_buffered_bytes / 4 * 3;
+  for (Stream* stream = m_active.head; stream && m_buffered_bytes > target && m_spillable_bytes > 0;
        stream = stream->next) {
-    if (!spill(*stream)) return;
+    if (stream->text.size() >= k_min_spill && !spill(*stream)) return;
   }
 }
 

@@ -5,6 +5,7 @@
 #include <gapscan/parse/record.hpp>
 #include <gapscan/stream/spill_store.hpp>
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -140,6 +141,19 @@ class StreamTable {
     std::size_t m_size = 0;
   };
   static std::uint64_t hash_key(std::string_view key) noexcept;
+  /// Gaps between consecutive lines of a stream, in quarter-octave bins: how long a request
+  /// pauses, to tell one that has ended from one that pauses.
+  class PauseScale {
+   public:
+    void add(DurationNs gap);
+    DurationNs quantile(double share) const;  ///< upper edge of the bin holding it; 0 without gaps
+    std::uint64_t count() const { return m_count; }
+
+   private:
+    std::array<std::uint64_t, 4 * 64> m_bins{};
+    std::uint64_t m_count = 0;
+  };
+  DurationNs ended_after() const;  // idle this long, a stream is taken to have ended
 
   Stream& find_or_open(std::string_view key, SourceId input);
   void move_to(Stream& stream, List& list);
@@ -162,7 +176,8 @@ class StreamTable {
   List m_parked;                                 // streams holding only the carried last entry
   std::unique_ptr<SpillStore> m_spill;           // null when spilling is off
   std::size_t m_buffered_bytes = 0;              // bytes_of() of every open stream
-  std::size_t m_text_bytes = 0;                  // of which line text held in memory
+  std::size_t m_spillable_bytes = 0;             // of which line text of streams holding enough to spill
+  PauseScale m_pauses;
   std::uint64_t m_next_order = 0;
   mutable GroupingStats m_stats;  // mutable: a read error of the spill store is noted in const peek()
 };
