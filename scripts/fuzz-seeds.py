@@ -94,6 +94,14 @@ samples = ["2026/11/29 21:03:04 [error] 1234#0: *57 upstream timed out"]
 2026/11/29 21:03:04 [error] 1234#0: *57 upstream timed out
 2026/11/29 21:03:05 [warn] 1234#0: *58 an upstream response is buffered
 """)
+    # Empty regex and time layout: a regression seed (an empty regex once reached the parser).
+    format_files.append(b"""name = "empty"
+regex = ''
+time_layout = ""
+samples = ["2026/11/29 21:03:04 [error] 1234#0: *57 upstream timed out"]
+---
+2026/11/29 21:03:04 [error] 1234#0: *57 upstream timed out
+""")
     write(out, "fuzz_format_file", format_files)
     specs = []
     for path in presets:

@@ -456,14 +456,13 @@ class InputAnalyses {
   detect::Analyzer::Ceilings m_ceilings;       // of the inputs merged so far
 };
 
-/// Spilling line text failed (no temporary file could be made or written): the requests that
-/// did not fit in memory were cut early, which the user should know.
+/// Spilling line text failed (no temporary file could be made, written or read back): the
+/// requests that did not fit in memory were cut early, or example lines are blank, which the
+/// user should know.
 void note_spill_error(const stream::GroupingStats& grouping, std::vector<Diagnostic>& diagnostics) {
   if (grouping.spill_error.empty()) return;
-  diagnostics.push_back(Diagnostic{Severity::warning, "",
-                                   "could not keep line text in a temporary file (" + grouping.spill_error +
-                                       "): requests that did not fit in memory were analysed in pieces",
-                                   "set TMPDIR to a writable directory with free space"});
+  diagnostics.push_back(
+      Diagnostic{Severity::warning, "", grouping.spill_error, "set TMPDIR to a writable directory with free space"});
 }
 
 /// The inputs one after another on this thread, with jobs - 1 threads analysing each input's

@@ -218,7 +218,13 @@ LineSpec read_line_spec(const FileReader& in) {
 }
 
 void compile_regex(const FileReader& in, const LineSpec& spec, UserFormat& format) {
-  if (spec.pattern.empty()) return;
+  if (spec.pattern.empty()) {
+    // A missing key, a value that is not a string or a server format that does not translate
+    // is reported already; an empty regex is reported here (it has no time group to read).
+    if (!spec.server_format && spec.pattern_node != nullptr && spec.pattern_node->is_string())
+      in.error(*spec.pattern_node, "the regex is empty", "give one with a named group 'time': (?P<time>...)");
+    return;
+  }
   auto regex = Regex::compile(spec.pattern, where(in.file, *spec.pattern_node));
   if (!regex) {
     in.diagnostics.push_back(regex.error());
@@ -257,6 +263,8 @@ void read_time_and_unit(const FileReader& in, const LineSpec& spec, UserFormat& 
       in.diagnostics.push_back(layout.error());
     else
       format.layout = std::move(*layout);
+  } else if (!spec.server_format && spec.layout_node != nullptr && spec.layout_node->is_string()) {
+    in.error(*spec.layout_node, "the time layout is empty", "describe the time group, e.g. \"%Y-%m-%d %H:%M:%S\"");
   }
   if (const std::string zone = in.string_of("zone", false); !zone.empty()) {
     auto loaded = Zone::load(zone);

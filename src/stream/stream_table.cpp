@@ -337,7 +337,8 @@ bool StreamTable::spill(Stream& stream) {
   if (stream.text.empty()) return true;
   SpillStore::Chunk chunk;
   if (!m_spill->append(stream.text, chunk)) {
-    m_stats.spill_error = m_spill->error();
+    m_stats.spill_error = "could not keep line text in a temporary file (" + m_spill->error() +
+                          "): requests that did not fit in memory were analysed in pieces";
     return false;
   }
   forget(stream);
@@ -355,7 +356,8 @@ std::string StreamTable::text_of(const Stream& stream) const {
   std::string all;
   all.reserve(stream.spilled + stream.text.size());
   for (const SpillStore::Chunk& chunk : stream.chunks) {
-    if (!m_spill->read(chunk, all) && m_stats.spill_error.empty()) m_stats.spill_error = m_spill->error();
+    if (!m_spill->read(chunk, all) && m_stats.spill_error.empty())
+      m_stats.spill_error = "could not read line text back from a temporary file: some example lines are blank";
   }
   all.append(stream.text);
   return all;

@@ -96,6 +96,13 @@ TEST_CASE("Broken format files give file:line errors", "[parse][user-format]") {
   REQUIRE(diagnostics.size() == 1);
   CHECK(to_string(diagnostics[0]) ==
         "formats/app.toml:4: error: sample does not parse: yesterday hello (the time does not fit the layout %s)");
+  // An empty regex (found by fuzz_format_file: the samples were then parsed with no regex at all).
+  diagnostics.clear();
+  CHECK_FALSE(parse_format_file("name = \"app\"\nregex = ''\ntime_layout = \"%s\"\nsamples = [\"1764450184 hello\"]\n",
+                                "formats/app.toml", diagnostics));
+  REQUIRE(diagnostics.size() == 1);
+  CHECK(to_string(diagnostics[0]) ==
+        "formats/app.toml:2: error: the regex is empty (give one with a named group 'time': (?P<time>...))");
 }
 
 TEST_CASE("A user format's zone may be a name, read through the autumn change", "[parse][user-format]") {

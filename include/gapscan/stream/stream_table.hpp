@@ -85,7 +85,7 @@ struct GroupingStats {
   std::uint64_t spills = 0;             ///< times a stream's line text went to the spill store
   std::uint64_t spilled_bytes = 0;      ///< bytes of line text written to it
   std::uint64_t peak_spill_held = 0;    ///< most bytes of it needed at once
-  std::string spill_error;              ///< why spilling stopped, when it did (early flushes instead)
+  std::string spill_error;              ///< what went wrong with the spill store and what it cost, if anything did
 };
 
 class StreamTable {
