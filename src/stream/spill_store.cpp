@@ -14,9 +14,12 @@ namespace gapscan::stream {
 namespace {
 constexpr std::size_t k_buffer_bytes = std::size_t{1} << 20;  // appends are written in pieces of this size
 
-bool write_all(int fd, const char* data, std::size_t size, std::uint64_t offset) {
+/// Calls `io` (pread or pwrite) until all `size` bytes at `offset` are done; false on an error
+/// or the end of the file.
+template <typename Byte, typename Io>
+bool all_of(Io io, int fd, Byte* data, std::size_t size, std::uint64_t offset) {
   while (size > 0) {
-    const ssize_t n = ::pwrite(fd, data, size, static_cast<off_t>(offset));
+    const ssize_t n = io(fd, data, size, static_cast<off_t>(offset));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return false;
     data += n;
@@ -26,16 +29,12 @@ bool write_all(int fd, const char* data, std::size_t size, std::uint64_t offset)
   return true;
 }
 
+bool write_all(int fd, const char* data, std::size_t size, std::uint64_t offset) {
+  return all_of(::pwrite, fd, data, size, offset);
+}
+
 bool read_all(int fd, char* data, std::size_t size, std::uint64_t offset) {
-  while (size > 0) {
-    const ssize_t n = ::pread(fd, data, size, static_cast<off_t>(offset));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    data += n;
-    size -= static_cast<std::size_t>(n);
-    offset += static_cast<std::uint64_t>(n);
-  }
-  return true;
+  return all_of(::pread, fd, data, size, offset);
 }
 }  // namespace
 

@@ -40,6 +40,18 @@ struct Harness {
   }
 };
 
+/// Each request's line times over all its windows, the carried line of a later window once.
+std::map<std::string, std::vector<TimeNs>> lines_by_request(const std::vector<Seen>& windows) {
+  std::map<std::string, std::vector<TimeNs>> by_key;
+  for (const Seen& w : windows) {
+    auto& times = by_key[w.key];
+    for (TimeNs t : w.times) {
+      if (times.empty() || times.back() != t) times.push_back(t);
+    }
+  }
+  return by_key;
+}
+
 }  // namespace
 
 TEST_CASE("Records are grouped by request id, unkeyed records by input", "[stream]") {
@@ -99,13 +111,7 @@ TEST_CASE("Above the memory budget finished streams are handed over and parked",
   CHECK(h.table.stats().forgotten > 0);
   h.table.finish();
   // Every line is handed over exactly once, plus one carried line per extra window of a stream.
-  std::map<std::string, std::vector<TimeNs>> by_key;
-  for (const Seen& w : h.windows) {
-    auto& times = by_key[w.key];
-    for (TimeNs t : w.times) {
-      if (times.empty() || times.back() != t) times.push_back(t);
-    }
-  }
+  const std::map<std::string, std::vector<TimeNs>> by_key = lines_by_request(h.windows);
   REQUIRE(by_key.size() == 10);
   for (const auto& [key, times] : by_key) CHECK(times.size() == 20);
 }
@@ -194,13 +200,7 @@ TEST_CASE("When no temporary file can be made, requests over the budget are hand
   CHECK_THAT(stats.spill_error, Catch::Contains("/nonexistent/gapscan-spill-test"));
   CHECK(stats.early_flushes > 0);
   // Every line is still handed over exactly once (plus the carried line of each later window).
-  std::map<std::string, std::vector<TimeNs>> by_key;
-  for (const Seen& w : h.windows) {
-    auto& times = by_key[w.key];
-    for (TimeNs t : w.times) {
-      if (times.empty() || times.back() != t) times.push_back(t);
-    }
-  }
+  const std::map<std::string, std::vector<TimeNs>> by_key = lines_by_request(h.windows);
   REQUIRE(by_key.size() == 300);
   for (const auto& [key, times] : by_key) CHECK(times.size() == 40);
 }
