@@ -51,6 +51,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <string>
 
 namespace gapscan::catalog {
 namespace {
@@ -95,8 +97,8 @@ double significance(double log10_p) { return 1 - std::exp(-std::max(0.0, -log10_
 
 bool any_line(const EvidencePattern& pattern, const std::vector<stats::EvidenceLine>& lines, std::string* example) {
   for (const stats::EvidenceLine& line : lines) {
-    if (!pattern.matches(line.text, line.fields)) continue;
-    if (example != nullptr && example->empty()) *example = line.text.substr(0, 200);
+    if (!pattern.matches(line.text(), line.fields())) continue;
+    if (example != nullptr && example->empty()) *example = line.text().substr(0, 200);
     return true;
   }
   return false;
@@ -105,8 +107,8 @@ bool any_line(const EvidencePattern& pattern, const std::vector<stats::EvidenceL
 bool scope_matches(const EvidencePattern& pattern, const stats::GapSample& sample, std::string* example) {
   const EvidenceScope scope = pattern.scope;
   if (scope != EvidenceScope::after && any_line(pattern, sample.before, example)) return true;
-  if (scope != EvidenceScope::before && pattern.matches(sample.after.text, sample.after.fields)) {
-    if (example != nullptr && example->empty()) *example = sample.after.text.substr(0, 200);
+  if (scope != EvidenceScope::before && pattern.matches(sample.after.text(), sample.after.fields())) {
+    if (example != nullptr && example->empty()) *example = sample.after.text().substr(0, 200);
     return true;
   }
   return scope == EvidenceScope::request && any_line(pattern, sample.context, example);
@@ -302,6 +304,26 @@ int tier_of(const Suspect& suspect) {
 }
 
 }  // namespace
+
+stats::LineFilter request_evidence_filter(const Catalog& catalog, std::vector<std::string>& described) {
+  auto patterns = std::make_shared<std::vector<EvidencePattern>>();
+  for (const Cause& cause : catalog.causes) {
+    for (const EvidencePattern& evidence : cause.evidence) {
+      if (evidence.scope != EvidenceScope::request) continue;
+      patterns->push_back(evidence);
+      std::string what = evidence.pattern;
+      if (evidence.field) {
+        for (const std::string& name : evidence.field->names) what += " field:" + name;
+      }
+      described.push_back(std::move(what));
+    }
+  }
+  return [patterns = std::shared_ptr<const std::vector<EvidencePattern>>(std::move(patterns))](
+             std::string_view text, std::string_view fields) {
+    return std::any_of(patterns->begin(), patterns->end(),
+                       [&](const EvidencePattern& pattern) { return pattern.matches(text, fields); });
+  };
+}
 
 std::vector<Suspect> rank_suspects(const std::vector<detect::Finding>& findings, const Catalog& catalog,
                                    const std::vector<detect::MarkerHit>& markers) {

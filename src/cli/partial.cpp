@@ -111,6 +111,8 @@ PartialSettings partial_settings(const ScanConfig& config, const detect::Analyze
   Json triggers = Json::array();
   for (const detect::TriggerSpec& spec : options.triggers)
     triggers.push_back(Json::array({spec.cause, spec.pattern, spec.after_ns, spec.marker}));
+  // The request lines kept as context of example gaps are part of what the scan looked for.
+  triggers.push_back(Json::array({"context", options.context_patterns}));
   const parse::GroupBy& group = config.group_by;
   const char* const modes[] = {"auto", "none", "field", "regex"};
   const Json grouping = {
@@ -212,7 +214,7 @@ Expected<void> merge_partial(const std::string& path, PartialSettings& settings,
   try {
     const Json document = Json::from_cbor(body);
     if (document.at("triggers").get<std::string>() != settings.triggers) {
-      return unexpected(partial_error(path, "made with other trigger lines than this merge's",
+      return unexpected(partial_error(path, "made with other trigger or evidence lines than this merge's",
                                       "give gapscan merge the catalog (--patterns) and --trigger the partial scans "
                                       "were made with"));
     }

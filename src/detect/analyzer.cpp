@@ -363,7 +363,9 @@ Analyzer::Analyzer(AnalyzerOptions options)
         TriggerOptions trigger_options = m_options.trigger_options;
         trigger_options.alpha = m_options.alpha;
         return trigger_options;
-      }()) {}
+      }()) {
+  m_pool.keep_context_if(m_options.keep_context);
+}
 Analyzer::~Analyzer() = default;
 Analyzer::Analyzer(const Analyzer&) = default;
 

@@ -42,7 +42,7 @@ struct StateCodec {
 
   Json line(const stats::EvidenceLine& e) const {
     const auto [found, added] = line_index.try_emplace({e.location.source, e.location.line}, line_table.size());
-    if (added) line_table.push_back(Json::array({location(e.location), e.text, e.fields}));
+    if (added) line_table.push_back(Json::array({location(e.location), e.text(), e.fields()}));
     return found->second;
   }
   stats::EvidenceLine line(const Json& j) const { return loaded_lines.at(j.get<std::size_t>()); }

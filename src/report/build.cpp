@@ -6,7 +6,8 @@ namespace gapscan::report {
 namespace {
 
 LineRef make_line(const stats::EvidenceLine& line, const source::SourceTable& sources) {
-  return LineRef{fmt::format("{}:{}", sources.name(line.location.source), line.location.line), line.text};
+  return LineRef{fmt::format("{}:{}", sources.name(line.location.source), line.location.line),
+                 std::string(line.text())};
 }
 
 Timeline make_timeline(const detect::Timeline& t, const source::SourceTable& sources) {

@@ -2,14 +2,44 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 namespace gapscan::stats {
 namespace {
 
+/// The evidence lines of one window, each made once: a window's examples share their lines.
+class WindowLines {
+ public:
+  WindowLines(const stream::StreamWindow& window, const LineFilter& keep_context)
+      : m_window(window), m_keep_context(keep_context) {}
+  const EvidenceLine& at(std::uint32_t index) {
+    auto [found, added] = m_made.try_emplace(index);
+    if (added) found->second = evidence_line(m_window, m_window.entries[index]);
+    return found->second;
+  }
+  /// The line as context, or null when the filter turns it down.
+  const EvidenceLine* context_at(std::uint32_t index) {
+    if (!m_keep_context) return &at(index);
+    auto [found, added] = m_context.try_emplace(index, false);
+    if (added) {
+      const stream::Entry& entry = m_window.entries[index];
+      found->second = m_keep_context(m_window.line_text(entry), m_window.line_fields(entry));
+    }
+    return found->second ? &at(index) : nullptr;
+  }
+
+ private:
+  const stream::StreamWindow& m_window;
+  const LineFilter& m_keep_context;
+  std::unordered_map<std::uint32_t, EvidenceLine> m_made;
+  std::unordered_map<std::uint32_t, bool> m_context;
+};
+
 /// The request's other lines for evidence of scope "request": its first and last lines and a few
 /// evenly spaced between, skipping those the sample already holds. Windows without a request
 /// key (a whole input read as one stream) have no request to speak of.
-void add_context(GapSample& sample, const stream::StreamWindow& window, const GapSeries& series, std::uint32_t after) {
+void add_context(GapSample& sample, const stream::StreamWindow& window, const GapSeries& series, std::uint32_t after,
+                 WindowLines& lines) {
   const std::size_t n = series.order.size();
   if (window.key.empty() || n == 0) return;
   const std::size_t wanted = std::min(n, GapSample::k_context_lines);
@@ -19,14 +49,26 @@ void add_context(GapSample& sample, const stream::StreamWindow& window, const Ga
     if (position == previous) continue;
     previous = position;
     if (position <= after && position + 2 >= after) continue;  // the sample's own lines
-    sample.context.push_back(evidence_line(window, window.entries[series.order[position]]));
+    if (const EvidenceLine* line = lines.context_at(series.order[position])) sample.context.push_back(*line);
   }
 }
 
 }  // namespace
 
+EvidenceLine::EvidenceLine(const LineLocation& where, std::string_view text, std::string_view fields)
+    : location(where),
+      m_text_length(static_cast<std::uint32_t>(std::min<std::size_t>(text.size(), UINT32_MAX))),
+      m_fields_length(static_cast<std::uint32_t>(std::min<std::size_t>(fields.size(), UINT32_MAX))) {
+  const std::size_t size = std::size_t{m_text_length} + m_fields_length;
+  if (size == 0) return;
+  std::shared_ptr<char[]> bytes = std::make_shared_for_overwrite<char[]>(size);
+  std::copy_n(text.data(), m_text_length, bytes.get());
+  std::copy_n(fields.data(), m_fields_length, bytes.get() + m_text_length);
+  m_bytes = std::move(bytes);
+}
+
 EvidenceLine evidence_line(const stream::StreamWindow& window, const stream::Entry& entry) {
-  return EvidenceLine{entry.location, std::string(window.line_text(entry)), std::string(window.line_fields(entry))};
+  return EvidenceLine{entry.location, window.line_text(entry), window.line_fields(entry)};
 }
 
 GapPool::GapPool()
@@ -52,6 +94,7 @@ void GapPool::add(const stream::StreamWindow& window, const GapSeries& series) {
   // Each window counts once per bin in the support histogram and once per coarse bin in the
   // span sums: the epoch arrays remember the last window that touched each bin.
   const auto epoch = static_cast<std::uint32_t>(m_windows);
+  WindowLines lines(window, m_keep_context);
   for (const Gap& gap : series.gaps) {
     const auto value = static_cast<std::uint64_t>(std::max(1.0, gap.value) + 0.5);
     const std::size_t index = m_gaps.index_of(value);
@@ -72,8 +115,8 @@ void GapPool::add(const stream::StreamWindow& window, const GapSeries& series) {
       largest.gap = gap.raw;
       largest.end = after.time;
       largest.stream = std::string(window.key.substr(0, 64));
-      if (gap.after >= 1) largest.before.push_back(evidence_line(window, entries[series.order[gap.after - 1]]));
-      largest.after = evidence_line(window, after);
+      if (gap.after >= 1) largest.before.push_back(lines.at(series.order[gap.after - 1]));
+      largest.after = lines.at(series.order[gap.after]);
       m_largest = std::move(largest);
     }
     const std::size_t coarse = LogHistogram::index_of(value, k_coarse_bits);
@@ -94,10 +137,10 @@ void GapPool::add(const stream::StreamWindow& window, const GapSeries& series) {
     sample.end = after.time;
     sample.stream = std::string(window.key.substr(0, 64));
     for (std::uint32_t back = 2; back >= 1; --back) {
-      if (gap.after >= back) sample.before.push_back(evidence_line(window, entries[series.order[gap.after - back]]));
+      if (gap.after >= back) sample.before.push_back(lines.at(series.order[gap.after - back]));
     }
-    sample.after = evidence_line(window, after);
-    add_context(sample, window, series, gap.after);
+    sample.after = lines.at(series.order[gap.after]);
+    add_context(sample, window, series, gap.after, lines);
     reservoir.items.push_back(std::move(sample));
     if (reservoir.items.size() >= k_samples_per_bin) {
       reservoir.largest_hash = std::max_element(reservoir.items.begin(), reservoir.items.end(), by_hash)->hash;

@@ -1,3 +1,4 @@
+#include <gapscan/catalog/embedded.hpp>
 #include <gapscan/catalog/loader.hpp>
 
 #include <gapscan/core/regex.hpp>
@@ -158,6 +159,18 @@ TEST_CASE("The built-in catalog loads without errors", "[catalog][loader]") {
   }
   CHECK(noreply);
   CHECK(write_write_read);
+}
+
+TEST_CASE("The embedded files read the same after their pages are given back", "[catalog][loader]") {
+  std::vector<std::string> before;
+  for (const EmbeddedFile& file : embedded_files()) before.emplace_back(file.text);
+  REQUIRE(!before.empty());
+  release_embedded_pages();
+  std::size_t i = 0;
+  for (const EmbeddedFile& file : embedded_files()) CHECK(file.text == before.at(i++));
+  std::vector<Diagnostic> diagnostics;
+  CHECK(load_builtin(diagnostics));
+  CHECK(diagnostics.empty());
 }
 
 TEST_CASE("A folder of catalog files loads, and a broken one fails with its diagnostics", "[catalog][loader]") {

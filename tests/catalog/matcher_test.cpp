@@ -134,6 +134,27 @@ TEST_CASE("Request evidence is looked for in the request's other lines", "[catal
   CHECK(rank_suspects(findings, catalog)[0].best.evidence == Approx(1.0));
 }
 
+TEST_CASE("The context filter accepts the lines request evidence matches, and only those", "[catalog][matcher]") {
+  Catalog catalog = demo_catalog();
+  catalog.causes[0].evidence.clear();
+  catalog.causes[0].evidence.push_back(
+      {"Set-Cookie", *Regex::compile("Set-Cookie", "test"), EvidenceScope::request, 1.0, "m", {}});
+  catalog.causes[0].evidence.push_back(
+      {"memcached", *Regex::compile("memcached", "test"), EvidenceScope::around, 1.0, "m", {}});
+  std::vector<std::string> described;
+  const stats::LineFilter keep = request_evidence_filter(catalog, described);
+  CHECK(described == std::vector<std::string>{"Set-Cookie"});
+  CHECK(keep("HTTP/1.1 200 Set-Cookie: x=1", ""));
+  CHECK(keep("GET /x", "header=Set-Cookie"));  // named fields are searched as the matcher does
+  CHECK_FALSE(keep("memcached get(x)", ""));   // not request-wide evidence: never read in the context
+  CHECK_FALSE(keep("GET /x", ""));
+
+  std::vector<std::string> none;
+  const stats::LineFilter nothing = request_evidence_filter(demo_catalog(), none);
+  CHECK(none.empty());
+  CHECK_FALSE(nothing("Set-Cookie: x=1", ""));
+}
+
 TEST_CASE("A likely named suspect ranks before an unexplained one that costs more", "[catalog][matcher]") {
   const Catalog catalog = demo_catalog();
   detect::Finding named = band(40.8, 42.8, 44.1, 500, "memcached get(x)");

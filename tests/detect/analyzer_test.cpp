@@ -65,7 +65,7 @@ TEST_CASE("A per-op stall shared by many requests becomes one finding", "[detect
   CHECK(top.wall_share < 1.0);
   CHECK(top.log10_p < -20);
   REQUIRE_FALSE(top.samples.empty());
-  CHECK(top.samples.front().after.text == "set(k) then get(k)");
+  CHECK(top.samples.front().after.text() == "set(k) then get(k)");
 }
 
 TEST_CASE("Healthy requests give no finding", "[detect][analyzer]") {

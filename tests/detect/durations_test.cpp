@@ -39,7 +39,7 @@ TEST_CASE("A 5 s mode in logged request times, and none from millisecond roundin
   CHECK(found[0].gaps == 80);
   CHECK(found[0].duration_values == 2000);
   REQUIRE_FALSE(found[0].samples.empty());
-  CHECK(found[0].samples[0].after.text.rfind("GET /x 5.00", 0) == 0);
+  CHECK(found[0].samples[0].after.text().rfind("GET /x 5.00", 0) == 0);
 
   DurationAnalyzer without;
   fill(without, "", 2000, 0, 2);
@@ -124,7 +124,7 @@ TEST_CASE("Durations of whole timer ticks are one quantised finding, not one per
   CHECK(std::abs(jiffies - std::round(jiffies)) < 0.02);
   CHECK(found[0].lattice->modes.size() >= 3);
   REQUIRE_FALSE(found[0].samples.empty());
-  CHECK(found[0].samples[0].after.fields == "status=ok");  // the line's named fields go with it
+  CHECK(found[0].samples[0].after.fields() == "status=ok");  // the line's named fields go with it
 
   // One mode alone (every item one delayed ACK) stays a mode.
   DurationAnalyzer one;

@@ -81,8 +81,8 @@ TEST_CASE("The timeline of an interval is the request with the most gaps in it",
     CHECK(stalls_in(*t, 43e6, 45e6) == 20);
     CHECK(t->points.front().location.line == 100);
     CHECK(t->points.front().offset == 0);
-    CHECK(t->first.text == "many line 0");
-    CHECK(t->last.text == "many line 40");
+    CHECK(t->first.text() == "many line 0");
+    CHECK(t->last.text() == "many line 40");
     CHECK(t->lo_ns == 43e6);
     const std::optional<Timeline> slow = keeper.worst(190e6, 210e6, "");
     REQUIRE(slow);

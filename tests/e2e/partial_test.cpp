@@ -135,7 +135,7 @@ TEST_CASE("gapscan merge refuses a partial it cannot add up, naming the file", "
   SECTION("other trigger lines than the merge's") {
     const std::string other = scratch.path("trigger.gsp");
     REQUIRE(run_command(gapscan_command("-q --trigger 'BGSAVE' --partial " + other + " " + log)).exit_code == 0);
-    refused(other, other, "other trigger lines");
+    refused(other, other, "other trigger or evidence lines");
     const auto same = run_command(gapscan_command("merge -q --trigger 'BGSAVE' " + other));
     CHECK(same.exit_code == 0);
   }

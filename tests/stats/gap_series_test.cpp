@@ -122,9 +122,75 @@ TEST_CASE("The gap pool keeps example gaps with the lines around them", "[stats]
   REQUIRE(samples.size() == 1);
   CHECK(samples[0]->gap == 44'000'000);
   REQUIRE(samples[0]->before.size() == 2);
-  CHECK(samples[0]->before[0].text == "set(k)");
-  CHECK(samples[0]->before[1].text == "get(k)");
-  CHECK(samples[0]->after.text == "result");
+  CHECK(samples[0]->before[0].text() == "set(k)");
+  CHECK(samples[0]->before[1].text() == "get(k)");
+  CHECK(samples[0]->after.text() == "result");
   CHECK(samples[0]->after.location.line == 4);
   CHECK(pool.typical_resolution() == 1'000);
+}
+
+TEST_CASE("The gap pool keeps as context only the request lines its filter accepts", "[stats]") {
+  // A request of 40 lines, 1 ms apart, with three 44 ms gaps; every tenth line names a session.
+  Window w;
+  TimeNs t = 0;
+  for (int i = 0; i < 40; ++i) {
+    t += (i % 13 == 12) ? 44'000'000 : 1'000'000;
+    std::string line = i % 10 == 0 ? "session_start " : "step ";
+    line += std::to_string(i);
+    w.add(t, 6, line);
+  }
+  const GapSeries series = build_gap_series(w.view());
+
+  GapPool all;
+  all.add(w.view(), series);
+  GapPool filtered;
+  int asked = 0;
+  filtered.keep_context_if([&asked](std::string_view text, std::string_view) {
+    ++asked;
+    return text.starts_with("session_start");
+  });
+  filtered.add(w.view(), series);
+
+  const auto kept = all.samples_between(43e6, 45e6, 44e6);
+  const auto samples = filtered.samples_between(43e6, 45e6, 44e6);
+  REQUIRE(samples.size() == 3);
+  REQUIRE(kept.size() == samples.size());
+  std::size_t context_all = 0;
+  std::size_t context_filtered = 0;
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    // The same examples, with the same lines before and after the gap.
+    CHECK(samples[i]->gap == kept[i]->gap);
+    CHECK(samples[i]->after.text() == kept[i]->after.text());
+    REQUIRE(samples[i]->before.size() == kept[i]->before.size());
+    for (std::size_t b = 0; b < samples[i]->before.size(); ++b)
+      CHECK(samples[i]->before[b].text() == kept[i]->before[b].text());
+    // The context: the accepted lines of the unfiltered one, in the same order.
+    std::vector<std::string_view> expected;
+    for (const EvidenceLine& line : kept[i]->context)
+      if (line.text().starts_with("session_start")) expected.push_back(line.text());
+    std::vector<std::string_view> got;
+    for (const EvidenceLine& line : samples[i]->context) got.push_back(line.text());
+    CHECK(got == expected);
+    context_all += kept[i]->context.size();
+    context_filtered += got.size();
+  }
+  CHECK(context_filtered > 0);  // the request's first line names a session
+  CHECK(context_filtered < context_all);
+  // Each line is tested once per window, however many examples hold it.
+  CHECK(asked > 0);
+  CHECK(static_cast<std::size_t>(asked) < context_all);
+}
+
+TEST_CASE("Evidence lines share their text and keep the named fields apart", "[stats]") {
+  const EvidenceLine line(LineLocation{1, 0, 7, 70}, "GET /x 200", "status=200");
+  const EvidenceLine copy = line;  // NOLINT(performance-unnecessary-copy-initialization): the copy is the test
+  CHECK(copy.text() == "GET /x 200");
+  CHECK(copy.fields() == "status=200");
+  CHECK(copy.text().data() == line.text().data());
+  CHECK(copy.location.line == 7);
+  const EvidenceLine empty;
+  CHECK(empty.text().empty());
+  CHECK(empty.fields().empty());
+  const EvidenceLine no_fields(LineLocation{}, "text only");
+  CHECK(no_fields.fields().empty());
 }

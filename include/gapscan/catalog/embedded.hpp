@@ -13,4 +13,10 @@ struct EmbeddedFile {
 
 std::vector<EmbeddedFile> embedded_files();
 
+/// Gives the memory pages that hold the embedded files back to the kernel, once they have been
+/// parsed: 3 MB of TOML, read once per run, would otherwise stay resident for the whole scan.
+/// They are read-only and backed by the executable, so a later read of a file is still right
+/// (the kernel reads its pages in again). Does nothing where the kernel cannot do this.
+void release_embedded_pages();
+
 }  // namespace gapscan::catalog

@@ -37,6 +37,11 @@ struct AnalyzerOptions {
   std::size_t long_stream_lines = 500;   ///< streams this long also get their own loop, clock and lattice tests
   std::vector<TriggerSpec> triggers;     ///< lines that may start a stall (catalog and --trigger)
   TriggerOptions trigger_options;
+  /// The request lines worth keeping as context of an example gap (the catalog's request-wide
+  /// evidence); unset: all of them. `context_patterns` says what it looks for, so that partial
+  /// scans merge only with scans that kept the same lines.
+  stats::LineFilter keep_context;
+  std::vector<std::string> context_patterns;
 };
 
 class Analyzer {

@@ -7,9 +7,12 @@
 #include <gapscan/stats/log_histogram.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gapscan::detect {
@@ -18,11 +21,24 @@ struct StateCodec;
 
 namespace gapscan::stats {
 
-/// A line kept as evidence: where it is and what it said (cut to a bounded length).
+/// A line kept as evidence: where it is, what it said and its named fields. Copies share the
+/// text: the examples of one request window show the same lines again and again (every
+/// example's context holds the request's first and last lines), and with thousands of requests
+/// in flight the examples' text was a fifth of gapscan's memory.
 struct EvidenceLine {
+  EvidenceLine() = default;
+  EvidenceLine(const LineLocation& where, std::string_view text, std::string_view fields = {});
+
+  std::string_view text() const { return {m_bytes.get(), m_text_length}; }
+  /// The named fields of a positional format (parse::Record::fields), for evidence.
+  std::string_view fields() const { return {m_bytes.get() + m_text_length, m_fields_length}; }
+
   LineLocation location;
-  std::string text;
-  std::string fields;  ///< the named fields of a positional format (parse::Record::fields), for evidence
+
+ private:
+  std::shared_ptr<const char[]> m_bytes;  // the text, then the fields: one allocation
+  std::uint32_t m_text_length = 0;
+  std::uint32_t m_fields_length = 0;
 };
 
 /// A window's entry as an evidence line: its text and named fields.
@@ -37,10 +53,14 @@ struct GapSample {
   std::vector<EvidenceLine> before;  ///< up to two lines, oldest first
   EvidenceLine after;
   /// Other lines of the same request window: its first and last lines and a few evenly
-  /// spaced between (at most k_context_lines), for evidence of scope "request".
+  /// spaced between (at most k_context_lines), for evidence of scope "request"; only those
+  /// the pool's context filter accepts (GapPool::keep_context_if).
   std::vector<EvidenceLine> context;
   static constexpr std::size_t k_context_lines = 6;
 };
+
+/// Tells whether a line (its text and named fields) may serve as evidence.
+using LineFilter = std::function<bool(std::string_view text, std::string_view fields)>;
 
 class GapPool {
  public:
@@ -52,6 +72,11 @@ class GapPool {
 
   /// Adds one analysed window. `window` supplies the text of the sampled lines.
   void add(const stream::StreamWindow& window, const GapSeries& series);
+  /// Keeps only the request lines that `filter` accepts as examples' context (GapSample::context;
+  /// the lines before and after a gap are always kept). The catalog reads the context only for
+  /// its request-wide evidence, so the other lines need not be kept: they were two thirds of the
+  /// examples' text. Unset: every context line is kept.
+  void keep_context_if(LineFilter filter) { m_keep_context = std::move(filter); }
   /// Adds another pool's windows (read after this one's): counts add, samples keep the smallest
   /// hashes, the largest gap stays the largest. Associative.
   void merge(GapPool&& other);
@@ -111,6 +136,7 @@ class GapPool {
   std::vector<std::uint32_t> m_support_epoch;  // fine bin -> last window counted (1-based)
   std::vector<std::uint32_t> m_span_epoch;     // coarse bin -> last window counted
   std::vector<std::uint64_t> m_ceilings;       // coarse bin -> hashes at or above are not kept (empty: none)
+  LineFilter m_keep_context;
 };
 
 }  // namespace gapscan::stats
