@@ -48,10 +48,12 @@
 // name with confidence, and never loses a delay that costs a quarter of the time.
 
 #include <gapscan/catalog/matcher.hpp>
+#include <gapscan/core/prefilter.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace gapscan::catalog {
@@ -306,22 +308,47 @@ int tier_of(const Suspect& suspect) {
 }  // namespace
 
 stats::LineFilter request_evidence_filter(const Catalog& catalog, std::vector<std::string>& described) {
-  auto patterns = std::make_shared<std::vector<EvidencePattern>>();
+  // Tested on every context line a kept example gap takes, in the analysis's one ordered stage:
+  // RE2 pattern by pattern cost 6 % of a scan, so the regexes are prefiltered by their atoms
+  // (core/prefilter) and RE2 confirms only the lines that hold one. Field tests are few and
+  // are tested as they are.
+  struct Patterns {
+    std::vector<EvidencePattern> regexes;
+    std::vector<EvidencePattern> fields;
+    std::optional<Prefilter> prefilter;
+  };
+  auto patterns = std::make_shared<Patterns>();
+  std::vector<std::string> regexes;
   for (const Cause& cause : catalog.causes) {
     for (const EvidencePattern& evidence : cause.evidence) {
       if (evidence.scope != EvidenceScope::request) continue;
-      patterns->push_back(evidence);
       std::string what = evidence.pattern;
       if (evidence.field) {
         for (const std::string& name : evidence.field->names) what += " field:" + name;
+        patterns->fields.push_back(evidence);
+      } else {
+        patterns->regexes.push_back(evidence);
+        regexes.push_back(evidence.pattern);
       }
       described.push_back(std::move(what));
     }
   }
-  return [patterns = std::shared_ptr<const std::vector<EvidencePattern>>(std::move(patterns))](
-             std::string_view text, std::string_view fields) {
-    return std::any_of(patterns->begin(), patterns->end(),
-                       [&](const EvidencePattern& pattern) { return pattern.matches(text, fields); });
+  patterns->prefilter.emplace(regexes);
+  return [patterns = std::shared_ptr<const Patterns>(std::move(patterns))](std::string_view text,
+                                                                           std::string_view fields) {
+    for (const EvidencePattern& pattern : patterns->fields) {
+      if (pattern.matches(text, fields)) return true;
+    }
+    if (patterns->regexes.empty()) return false;
+    std::vector<int> found;
+    for (const std::string_view part : {text, fields}) {
+      if (part.empty()) continue;
+      patterns->prefilter->potentials(part, found);
+      for (const int i : found) {
+        if (patterns->regexes[static_cast<std::size_t>(i)].matches(text, fields)) return true;
+      }
+    }
+    return false;
   };
 }
 

@@ -141,9 +141,13 @@ TEST_CASE("The context filter accepts the lines request evidence matches, and on
       {"Set-Cookie", *Regex::compile("Set-Cookie", "test"), EvidenceScope::request, 1.0, "m", {}});
   catalog.causes[0].evidence.push_back(
       {"memcached", *Regex::compile("memcached", "test"), EvidenceScope::around, 1.0, "m", {}});
+  // A pattern without literals of three bytes (no atoms for the prefilter) is still tested.
+  catalog.causes[0].evidence.push_back(
+      {"\\bq\\d+\\b", *Regex::compile("\\bq\\d+\\b", "test"), EvidenceScope::request, 1.0, "m", {}});
   std::vector<std::string> described;
   const stats::LineFilter keep = request_evidence_filter(catalog, described);
-  CHECK(described == std::vector<std::string>{"Set-Cookie"});
+  CHECK(described == std::vector<std::string>{"Set-Cookie", "\\bq\\d+\\b"});
+  CHECK(keep("took q42 then", ""));
   CHECK(keep("HTTP/1.1 200 Set-Cookie: x=1", ""));
   CHECK(keep("GET /x", "header=Set-Cookie"));  // named fields are searched as the matcher does
   CHECK_FALSE(keep("memcached get(x)", ""));   // not request-wide evidence: never read in the context
