@@ -352,7 +352,8 @@ void parse_examples(FileChecker& check, const toml::table& root, Cause& cause) {
 
 }  // namespace
 
-std::optional<Cause> parse_cause(std::string_view text, const std::string& name, std::vector<Diagnostic>& diagnostics) {
+std::optional<Cause> parse_cause(std::string_view text, const std::string& name, std::vector<Diagnostic>& diagnostics,
+                                 Examples examples) {
   FileChecker check(name, diagnostics);
   if (text.size() > k_max_cause_file_bytes) {
     check.error(name, fmt::format("catalog file of {} bytes: at most {} are read", text.size(), k_max_cause_file_bytes),
@@ -404,7 +405,7 @@ std::optional<Cause> parse_cause(std::string_view text, const std::string& name,
   cause.fix = check.strings(root, "fix", root);
   cause.references = check.strings(root, "references", root);
 
-  parse_examples(check, root, cause);
+  if (examples == Examples::read) parse_examples(check, root, cause);
   if (check.failed()) return std::nullopt;
   return cause;
 }
@@ -432,6 +433,7 @@ struct CauseFile {
   std::string name;
   std::string_view text;
   std::optional<Diagnostic> unreadable;
+  Examples examples = Examples::read;
 };
 
 /// parse_cause on each file, on up to 4 threads: toml++ and RE2 take most of a scan's start-up
@@ -446,7 +448,8 @@ bool parse_files(const std::vector<CauseFile>& files, Catalog& catalog, std::vec
   std::atomic<std::size_t> next{0};
   const auto work = [&] {
     for (std::size_t i = next++; i < files.size(); i = next++) {
-      if (!files[i].unreadable) parsed[i].cause = parse_cause(files[i].text, files[i].name, parsed[i].diagnostics);
+      if (!files[i].unreadable)
+        parsed[i].cause = parse_cause(files[i].text, files[i].name, parsed[i].diagnostics, files[i].examples);
     }
   };
   const std::size_t threads =
@@ -564,13 +567,16 @@ Expected<Catalog> load_directory(const std::string& directory, std::vector<Diagn
   return finish_catalog(std::move(catalog), failed, diagnostics);
 }
 
-Expected<Catalog> load_builtin(std::vector<Diagnostic>& diagnostics) {
+Expected<Catalog> load_builtin(std::vector<Diagnostic>& diagnostics, Examples examples) {
   Catalog catalog;
   catalog.origin = "built-in";
   std::vector<CauseFile> files;
   for (const EmbeddedFile& file : embedded_files()) {
     if (file.name.find("/presets/") != std::string_view::npos) continue;  // log formats, not causes
-    files.push_back({std::string(file.name), file.text, {}});
+    std::string_view text = file.text;
+    const std::size_t first_example = text.find("\n[[example]]");
+    if (examples == Examples::skip && first_example != std::string_view::npos) text = text.substr(0, first_example + 1);
+    files.push_back({std::string(file.name), text, {}, examples});
   }
   const bool failed = parse_files(files, catalog, diagnostics);
   return finish_catalog(std::move(catalog), failed, diagnostics);

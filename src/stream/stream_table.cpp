@@ -25,6 +25,9 @@ struct StreamTable::Stream {
   List* list = nullptr;
   Stream* prev = nullptr;
   Stream* next = nullptr;
+  bool spillable = false;  // in the spillable list
+  Stream* spill_prev = nullptr;
+  Stream* spill_next = nullptr;
 };
 
 void StreamTable::List::push_back(Stream& stream) {
@@ -130,9 +133,38 @@ std::size_t StreamTable::bytes_of(const Stream& stream) const {
          stream.chunks.capacity() * sizeof(SpillStore::Chunk);
 }
 
-void StreamTable::count(const Stream& stream) {
+void StreamTable::count(Stream& stream) {
   m_buffered_bytes += bytes_of(stream);
-  if (stream.text.size() >= k_min_spill) m_spillable_bytes += stream.text.capacity();
+  unlink_spillable(stream);
+  if (stream.text.size() >= k_min_spill) {
+    m_spillable_bytes += stream.text.capacity();
+    link_spillable(stream);  // last: the most recently changed
+  }
+}
+
+void StreamTable::link_spillable(Stream& stream) {
+  stream.spillable = true;
+  stream.spill_prev = m_spillable_tail;
+  stream.spill_next = nullptr;
+  if (m_spillable_tail)
+    m_spillable_tail->spill_next = &stream;
+  else
+    m_spillable_head = &stream;
+  m_spillable_tail = &stream;
+}
+
+void StreamTable::unlink_spillable(Stream& stream) {
+  if (!stream.spillable) return;
+  if (stream.spill_prev)
+    stream.spill_prev->spill_next = stream.spill_next;
+  else
+    m_spillable_head = stream.spill_next;
+  if (stream.spill_next)
+    stream.spill_next->spill_prev = stream.spill_prev;
+  else
+    m_spillable_tail = stream.spill_prev;
+  stream.spill_prev = stream.spill_next = nullptr;
+  stream.spillable = false;
 }
 
 void StreamTable::forget(const Stream& stream) {
@@ -245,6 +277,7 @@ void StreamTable::emit(Stream& stream) {
 void StreamTable::close(Stream& stream) {
   emit(stream);  // a stream that only carries its last entry has no spilled text: emit() read it back
   forget(stream);
+  unlink_spillable(stream);
   stream.list->remove(stream);
   m_streams.erase(&stream);
   // Kept for the next stream to open, with its key's allocation; its buffers are freed, so that
@@ -319,17 +352,15 @@ DurationNs StreamTable::ended_after() const {
 void StreamTable::spill_least_recent() {
   // Text is worth writing out while it is a good part of the budget: down to three quarters of
   // it, least recently used streams first (those are the requests that have ended, or pause).
-  // Each pass writes at least an eighth of the budget, so the walk over streams whose text is
-  // already out is paid for.
+  // Each pass writes at least an eighth of the budget.
   // Streams with little text are passed over (a request of a few lines has few gaps to test,
-  // and many small pieces would cost a read each); what is still over the budget then is
-  // handed over early.
+  // and many small pieces would cost a read each): only the spillable list is walked. What is
+  // still over the budget then is handed over early.
   const std::size_t floor = m_options.max_buffered_bytes / 8;
   if (!m_spill || m_spill->failed() || m_spillable_bytes < floor) return;
   const std::size_t target = m_options.max_buffered_bytes / 4 * 3;
-  for (Stream* stream = m_active.head; stream && m_buffered_bytes > target && m_spillable_bytes > 0;
-       stream = stream->next) {
-    if (stream->text.size() >= k_min_spill && !spill(*stream)) return;
+  while (m_spillable_head && m_buffered_bytes > target) {
+    if (!spill(*m_spillable_head)) return;  // which takes it out of the spillable list
   }
 }
 

@@ -161,6 +161,45 @@ TEST_CASE("The built-in catalog loads without errors", "[catalog][loader]") {
   CHECK(write_write_read);
 }
 
+TEST_CASE("The built-in catalog read without its examples has the same causes", "[catalog][loader]") {
+  std::vector<Diagnostic> diagnostics;
+  const auto full = load_builtin(diagnostics);
+  const auto lean = load_builtin(diagnostics, Examples::skip);
+  REQUIRE(full);
+  REQUIRE(lean);
+  CHECK(diagnostics.empty());
+  REQUIRE(lean->causes.size() == full->causes.size());
+  for (std::size_t i = 0; i < full->causes.size(); ++i) {
+    const Cause& a = full->causes[i];
+    const Cause& b = lean->causes[i];
+    INFO(a.id);
+    CHECK(b.id == a.id);
+    CHECK(!a.examples.empty());
+    CHECK(b.examples.empty());
+    // Everything else: the files keep their [[example]] tables last, so nothing is cut with them.
+    CHECK(b.title == a.title);
+    CHECK(b.summary == a.summary);
+    CHECK(b.shapes == a.shapes);
+    CHECK(b.evidence_weight == a.evidence_weight);
+    REQUIRE(b.delays.size() == a.delays.size());
+    for (std::size_t d = 0; d < a.delays.size(); ++d) {
+      CHECK(b.delays[d].label == a.delays[d].label);
+      CHECK(b.delays[d].implies == a.delays[d].implies);
+    }
+    REQUIRE(b.evidence.size() == a.evidence.size());
+    for (std::size_t e = 0; e < a.evidence.size(); ++e) {
+      CHECK(b.evidence[e].pattern == a.evidence[e].pattern);
+      CHECK(b.evidence[e].weight == a.evidence[e].weight);
+      CHECK(b.evidence[e].scope == a.evidence[e].scope);
+    }
+    REQUIRE(b.triggers.size() == a.triggers.size());
+    for (std::size_t t = 0; t < a.triggers.size(); ++t) CHECK(b.triggers[t].pattern == a.triggers[t].pattern);
+    CHECK(b.confirm == a.confirm);
+    CHECK(b.fix == a.fix);
+    CHECK(b.references == a.references);
+  }
+}
+
 TEST_CASE("The embedded files read the same after their pages are given back", "[catalog][loader]") {
   std::vector<std::string> before;
   for (const EmbeddedFile& file : embedded_files()) before.emplace_back(file.text);

@@ -165,8 +165,10 @@ class StreamTable {
   std::string text_of(const Stream& stream) const;  // all of it, the spilled bytes read back
   void release_spilled(Stream& stream);
   std::size_t bytes_of(const Stream& stream) const;
-  void count(const Stream& stream);   // adds its bytes to the buffered count
-  void forget(const Stream& stream);  // takes them away, before a change to the stream
+  void count(Stream& stream);             // adds its bytes to the buffered count; relinks it as spillable
+  void forget(const Stream& stream);      // takes them away, before a change to the stream
+  void link_spillable(Stream& stream);    // at the end of the spillable list
+  void unlink_spillable(Stream& stream);  // if it is in it
 
   GroupingOptions m_options;
   WindowSink m_sink;
@@ -177,6 +179,10 @@ class StreamTable {
   std::unique_ptr<SpillStore> m_spill;           // null when spilling is off
   std::size_t m_buffered_bytes = 0;              // bytes_of() of every open stream
   std::size_t m_spillable_bytes = 0;             // of which line text of streams holding enough to spill
+  // Those streams, least recently changed first (linked through Stream::spill_prev/spill_next):
+  // a spill pass walks only them, not the streams whose text is out already or too short.
+  Stream* m_spillable_head = nullptr;
+  Stream* m_spillable_tail = nullptr;
   PauseScale m_pauses;
   std::uint64_t m_next_order = 0;
   mutable GroupingStats m_stats;  // mutable: a read error of the spill store is noted in const peek()
