@@ -21,10 +21,9 @@ struct StateCodec;
 
 namespace gapscan::stats {
 
-/// A line kept as evidence: where it is, what it said and its named fields. Copies share the
-/// text: the examples of one request window show the same lines again and again (every
-/// example's context holds the request's first and last lines), and with thousands of requests
-/// in flight the examples' text was a fifth of gapscan's memory.
+/// A line kept as evidence: where it is, what it said and its named fields, in one allocation
+/// that copies share (a window's examples that show the same line hold it once). With thousands
+/// of requests in flight the examples' text was a fifth of gapscan's memory.
 struct EvidenceLine {
   EvidenceLine() = default;
   EvidenceLine(const LineLocation& where, std::string_view text, std::string_view fields = {});
