@@ -30,27 +30,43 @@ struct StreamTable::Stream {
   Stream* spill_next = nullptr;
 };
 
-void StreamTable::List::push_back(Stream& stream) {
-  stream.prev = tail;
-  stream.next = nullptr;
+namespace {
+
+// An intrusive list of streams, through the links `Prev` and `Next` of each: a stream is on the
+// LRU list of its state (StreamTable::List) and, with enough text, on the spillable list.
+template <auto Prev, auto Next, typename Stream>
+void link_last(Stream*& head, Stream*& tail, Stream& stream) {
+  stream.*Prev = tail;
+  stream.*Next = nullptr;
   if (tail)
-    tail->next = &stream;
+    tail->*Next = &stream;
   else
     head = &stream;
   tail = &stream;
+}
+
+template <auto Prev, auto Next, typename Stream>
+void unlink(Stream*& head, Stream*& tail, Stream& stream) {
+  if (stream.*Prev)
+    stream.*Prev->*Next = stream.*Next;
+  else
+    head = stream.*Next;
+  if (stream.*Next)
+    stream.*Next->*Prev = stream.*Prev;
+  else
+    tail = stream.*Prev;
+  stream.*Prev = stream.*Next = nullptr;
+}
+
+}  // namespace
+
+void StreamTable::List::push_back(Stream& stream) {
+  link_last<&Stream::prev, &Stream::next>(head, tail, stream);
   ++size;
 }
 
 void StreamTable::List::remove(Stream& stream) {
-  if (stream.prev)
-    stream.prev->next = stream.next;
-  else
-    head = stream.next;
-  if (stream.next)
-    stream.next->prev = stream.prev;
-  else
-    tail = stream.prev;
-  stream.prev = stream.next = nullptr;
+  unlink<&Stream::prev, &Stream::next>(head, tail, stream);
   --size;
 }
 
@@ -144,26 +160,12 @@ void StreamTable::count(Stream& stream) {
 
 void StreamTable::link_spillable(Stream& stream) {
   stream.spillable = true;
-  stream.spill_prev = m_spillable_tail;
-  stream.spill_next = nullptr;
-  if (m_spillable_tail)
-    m_spillable_tail->spill_next = &stream;
-  else
-    m_spillable_head = &stream;
-  m_spillable_tail = &stream;
+  link_last<&Stream::spill_prev, &Stream::spill_next>(m_spillable_head, m_spillable_tail, stream);
 }
 
 void StreamTable::unlink_spillable(Stream& stream) {
   if (!stream.spillable) return;
-  if (stream.spill_prev)
-    stream.spill_prev->spill_next = stream.spill_next;
-  else
-    m_spillable_head = stream.spill_next;
-  if (stream.spill_next)
-    stream.spill_next->spill_prev = stream.spill_prev;
-  else
-    m_spillable_tail = stream.spill_prev;
-  stream.spill_prev = stream.spill_next = nullptr;
+  unlink<&Stream::spill_prev, &Stream::spill_next>(m_spillable_head, m_spillable_tail, stream);
   stream.spillable = false;
 }
 
