@@ -4,8 +4,8 @@
 #   scripts/test.sh              release build in build/release, warnings as errors
 #   scripts/test.sh --sanitize   the same with AddressSanitizer + UndefinedBehaviorSanitizer
 #                                in build/sanitize
-#   scripts/test.sh --threads    the tests of the threads (-j N, the window queue, reading several
-#                                inputs at once, --follow)
+#   scripts/test.sh --threads    the tests of the threads (-j N, the window queue, lines parsed on
+#                                other threads, several inputs read at once, --follow)
 #                                under ThreadSanitizer, in build/threads
 set -euo pipefail
 GAPSCAN_ROOT=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
@@ -17,7 +17,7 @@ case ${1:-} in
   "") ;;
   --sanitize) mode=sanitize ;;
   --threads) mode=threads ;;
-  -h | --help) sed -n '2,8p' "$0"; exit 0 ;;
+  -h | --help) sed -n '2,9p' "$0"; exit 0 ;;
   *) echo "test.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
 esac
 
@@ -30,7 +30,7 @@ if [[ $mode == threads ]]; then
   export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
   cd "$dir"
   TZ=UTC LC_ALL=C ctest --output-on-failure -j "$(nproc)" \
-    -R '^(The window queue|A full window queue|Many workers|Draining the queue|The report is the same for any number of threads|A merge of partial scans|follow:)'
+    -R '^(The window queue|A full window queue|Many workers|Draining the queue|The report is the same for any number of threads|Lines parsed on other threads|A merge of partial scans|follow:)'
   exit
 fi
 if [[ $mode == sanitize ]]; then

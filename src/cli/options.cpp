@@ -163,6 +163,8 @@ Expected<ScanOptions> parse_scan_options(const std::vector<std::string>& args) {
   po::options_description description = scan_description(options, output, group_by, tz, fail_on);
   po::options_description hidden;
   hidden.add_options()("input", po::value(&options.config.paths));
+  // Lines per parsing batch: tests make it small so that batches end everywhere.
+  hidden.add_options()("parse-batch", po::value(&options.config.parse_batch));
   po::options_description all;
   all.add(description).add(hidden);
   po::positional_options_description positional;
@@ -174,6 +176,7 @@ Expected<ScanOptions> parse_scan_options(const std::vector<std::string>& args) {
   } catch (const po::error& error) {
     return unexpected(option_error(error, all, "gapscan --help"));
   }
+  if (options.config.parse_batch == 0) return unexpected(usage_error("--parse-batch must be at least 1", ""));
   if (output == "text") {
     options.config.output = OutputFormat::text;
   } else if (output == "json") {

@@ -7,14 +7,128 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <condition_variable>
+#include <deque>
 #include <filesystem>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace gapscan::cli {
 namespace {
 
 constexpr std::size_t k_detection_lines = 64;
+
+/// A run of consecutive lines, prepared on a parsing thread (RecordReader::prepare), then
+/// taken in order by the reading thread.
+struct LineBatch {
+  std::vector<std::shared_ptr<const void>> pins;  // the reader's buffers the lines lie in
+  std::vector<source::Line> lines;
+  std::vector<parse::RecordReader::Prepared> kinds;
+  std::vector<parse::Record> records;
+  std::string arena;  // record strings that lie outside their line (a JSON format's unescaped values)
+  std::size_t bytes = 0;
+  bool ready = false;  // guarded by the preparers' mutex
+
+  void clear() {
+    pins.clear();
+    lines.clear();
+    bytes = 0;
+    ready = false;
+  }
+
+  void prepare(parse::RecordReader& reader) {
+    const std::size_t n = lines.size();
+    kinds.resize(n);
+    records.resize(n);
+    arena.clear();
+    // A view outside its line points into the reader's scratch, which the next line
+    // overwrites: it is copied into the arena, and pointed there once the arena stops growing.
+    struct Moved {
+      std::string_view* view;
+      std::size_t offset;
+    };
+    std::vector<Moved> moved;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::string_view text = lines[i].text;
+      parse::Record& record = records[i];
+      kinds[i] = reader.prepare(text, record);
+      if (kinds[i] != parse::RecordReader::Prepared::record) continue;
+      for (std::string_view* view :
+           {&record.group, &record.process, &record.channel, &record.level, &record.message, &record.fields}) {
+        if (view->empty() || (view->data() >= text.data() && view->data() + view->size() <= text.data() + text.size()))
+          continue;
+        moved.push_back({view, arena.size()});
+        arena.append(*view);
+      }
+    }
+    for (const Moved& m : moved) *m.view = std::string_view(arena.data() + m.offset, m.view->size());
+  }
+};
+
+/// Threads that prepare batches of lines, each with its own reader (one that detected the
+/// same sample, so it parses as the reading thread's does).
+class LinePreparers {
+ public:
+  LinePreparers(unsigned threads, const parse::ReaderOptions& options, const std::vector<std::string>& sample) {
+    for (unsigned i = 0; i < threads; ++i) {
+      m_threads.emplace_back([this, options, &sample] {
+        parse::RecordReader reader(options);
+        reader.detect(sample);
+        work(reader);
+      });
+    }
+  }
+  ~LinePreparers() {
+    {
+      const std::lock_guard lock(m_mutex);
+      m_stop = true;
+    }
+    m_work.notify_all();
+    for (std::thread& thread : m_threads) thread.join();
+  }
+  LinePreparers(const LinePreparers&) = delete;
+  LinePreparers& operator=(const LinePreparers&) = delete;
+
+  void submit(LineBatch* batch) {
+    {
+      const std::lock_guard lock(m_mutex);
+      m_queue.push_back(batch);
+    }
+    m_work.notify_one();
+  }
+  void wait(const LineBatch& batch) {
+    std::unique_lock lock(m_mutex);
+    m_done.wait(lock, [&] { return batch.ready; });
+  }
+
+ private:
+  void work(parse::RecordReader& reader) {
+    for (;;) {
+      LineBatch* batch = nullptr;
+      {
+        std::unique_lock lock(m_mutex);
+        m_work.wait(lock, [&] { return m_stop || !m_queue.empty(); });
+        if (m_queue.empty()) return;
+        batch = m_queue.front();
+        m_queue.pop_front();
+      }
+      batch->prepare(reader);
+      {
+        const std::lock_guard lock(m_mutex);
+        batch->ready = true;
+      }
+      m_done.notify_all();
+    }
+  }
+
+  std::mutex m_mutex;
+  std::condition_variable m_work, m_done;
+  std::deque<LineBatch*> m_queue;
+  bool m_stop = false;
+  std::vector<std::thread> m_threads;  // last: started once the rest is built
+};
 
 /// A preset's name: letters, digits, '-' and '_', no path and no extension.
 bool preset_name(std::string_view name) {
@@ -97,8 +211,9 @@ Expected<std::shared_ptr<const std::vector<parse::FormatInfo>>> load_user_format
 }
 
 InputResult read_records(std::unique_ptr<source::ByteSource> bytes, SourceId id, parse::ReaderOptions options,
-                         const RecordCallback& on_record) {
-  source::LineReader reader(std::move(bytes));
+                         const RecordCallback& on_record, ParallelParse parallel) {
+  // Smaller reads when lines are parsed on other threads: the batches in flight keep buffers.
+  source::LineReader reader(std::move(bytes), parallel.threads > 0 ? ParallelParse::k_batch_bytes : 1u << 20);
   parse::RecordReader records(options);
   parse::Record record;
   InputResult result;
@@ -128,6 +243,64 @@ InputResult read_records(std::unique_ptr<source::ByteSource> bytes, SourceId id,
   salt = sample.empty() ? 0 : source_salt(sample.front());
   for (std::size_t i = 0; i < sample.size(); ++i) {
     consume(sample[i], sample_lines[i].number, sample_lines[i].offset, sample_lines[i].truncated);
+  }
+  if (parallel.threads > 0 && records.can_prepare()) {
+    // Lines are parsed in batches on other threads; this one takes them in order, reading
+    // itself the lines whose record may have started on an earlier line (RecordReader::take).
+    LinePreparers preparers(parallel.threads, options, sample);
+    std::deque<std::unique_ptr<LineBatch>> in_flight;
+    std::vector<std::unique_ptr<LineBatch>> spare;
+    const std::size_t depth = 2 * static_cast<std::size_t>(parallel.threads) + 1;
+    const std::size_t batch_lines = std::max<std::size_t>(1, parallel.batch_lines);
+    bool more = true;
+    for (;;) {
+      while (more && in_flight.size() < depth) {
+        std::unique_ptr<LineBatch> batch;
+        if (spare.empty()) {
+          batch = std::make_unique<LineBatch>();
+        } else {
+          batch = std::move(spare.back());
+          spare.pop_back();
+        }
+        while (batch->lines.size() < batch_lines && batch->bytes < ParallelParse::k_batch_bytes) {
+          const auto line = interrupted() ? std::nullopt : reader.next();
+          if (!line) {
+            more = false;
+            break;
+          }
+          batch->lines.push_back(*line);
+          batch->bytes += line->text.size();
+          // Pinned before the next read can move the reader to another buffer.
+          if (batch->pins.empty() || batch->pins.back().get() != reader.buffer()) batch->pins.push_back(reader.pin());
+        }
+        if (batch->lines.empty()) {
+          spare.push_back(std::move(batch));
+          break;
+        }
+        preparers.submit(batch.get());
+        in_flight.push_back(std::move(batch));
+      }
+      if (in_flight.empty()) break;
+      LineBatch& batch = *in_flight.front();
+      preparers.wait(batch);
+      for (std::size_t i = 0; i < batch.lines.size(); ++i) {
+        const source::Line& line = batch.lines[i];
+        if (line.truncated) {
+          records.note_truncated();
+          if (result.first_truncated == 0) result.first_truncated = line.number;
+        }
+        const LineLocation location{id, salt, line.number, line.offset};
+        if (records.take(batch.kinds[i], line.text, location, batch.records[i])) {
+          if (records.record_ready()) on_record(batch.records[i], line.text, location);
+          continue;
+        }
+        records.read(line.text, location, record);
+        if (records.record_ready()) on_record(record, records.record_text(), records.record_location());
+      }
+      batch.clear();  // unpins its buffers, on this thread (the reader reuses them)
+      spare.push_back(std::move(in_flight.front()));
+      in_flight.pop_front();
+    }
   }
   while (!interrupted()) {
     auto line = reader.next();

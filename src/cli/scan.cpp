@@ -124,6 +124,12 @@ report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Enco
   options.user_formats = pipeline.user_formats;
   options.time.default_year = config.year != 0 ? config.year : file_year != 0 ? file_year : 1970;
   options.time.zone = config.zone;
+  // From four jobs on, one input's lines are also parsed on other threads (one per four jobs,
+  // up to four), but for --follow: a batch would wait for lines to come. Below four, the
+  // reading thread's other work keeps both processors busy (docs/performance.md).
+  ParallelParse parallel;
+  if (!config.follow) parallel.threads = std::min(4u, config.jobs / 4);
+  parallel.batch_lines = config.parse_batch;
   InputResult result = read_records(
       std::move(bytes), id, options,
       [&](const parse::Record& record, std::string_view text, const LineLocation& location) {
@@ -145,7 +151,8 @@ report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Enco
           }
           pipeline.durations->add(group, record.duration, record.duration_digits, location, text, record.fields);
         }
-      });
+      },
+      parallel);
   report::Input input;
   input.name = name;
   input.format = std::string(result.format);

@@ -260,24 +260,62 @@ LineClass RecordReader::read_text(std::string_view text, const Unwrapped* envelo
     return LineClass::continuation;
   }
   // An object that opens on this line and does not close on it: gather the lines it spans.
-  // (A complete object ends with '}', so only such lines pay for the brace count.)
+  if (OpenJson open; opens_object(text, open)) {
+    m_json = std::move(open);
+    m_json.active = true;
+    m_json.lines = 1;
+    m_json.location = location;
+    m_json.text = text;
+    m_json.last_length = text.size();
+    return LineClass::record;  // counted when the object closes
+  }
+  return classify(text, envelope, location, record);
+}
+
+bool RecordReader::opens_object(std::string_view text, OpenJson& open) {
+  // A complete object ends with '}', so only other lines pay for the brace count.
   std::string_view trimmed = text;
   while (!trimmed.empty() && (trimmed.back() == ' ' || trimmed.back() == '\r' || trimmed.back() == '\t')) {
     trimmed.remove_suffix(1);
   }
-  if (text.front() == '{' && trimmed.back() != '}' && (trimmed.size() == 1 || text.starts_with("{\""))) {
-    OpenJson open;
-    if (!open.feed(text) && (!open.in_string || text.size() >= k_min_wrap)) {
-      m_json = std::move(open);
-      m_json.active = true;
-      m_json.lines = 1;
-      m_json.location = location;
-      m_json.text = text;
-      m_json.last_length = text.size();
-      return LineClass::record;  // counted when the object closes
-    }
+  if (text.front() != '{' || trimmed.back() == '}' || (trimmed.size() != 1 && !text.starts_with("{\""))) return false;
+  return !open.feed(text) && (!open.in_string || text.size() >= k_min_wrap);
+}
+
+bool RecordReader::can_prepare() const {
+  return m_detected && m_envelope.kind() == EnvelopeKind::none && !m_candidates.empty() &&
+         m_candidates.front().parser->context_free();
+}
+
+RecordReader::Prepared RecordReader::prepare(std::string_view line, Record& record) {
+  // What read() does, up to the first parser's answer: the blank test, then (no envelope) the
+  // test of a JSON object that opens on this line, then the detected format, which reads the
+  // line on its own. A line it does not take goes through the other formats, whose answers may
+  // depend on earlier lines (dates of time-only stamps, year chains): read() it in order.
+  if (line.find_first_not_of(" \t\r") == std::string_view::npos) return Prepared::blank;
+  if (!can_prepare()) return Prepared::other;
+  if (OpenJson open; opens_object(line, open)) return Prepared::other;
+  Candidate& first = m_candidates.front();
+  record = Record{};
+  if (first.parser->parse(line, record) != ParseStatus::parsed) return Prepared::other;
+  record.format = first.info->name;
+  apply_group_by(line, record);
+  return Prepared::record;
+}
+
+bool RecordReader::take(Prepared kind, std::string_view line, const LineLocation& location, Record& record) {
+  // read()'s state between lines: a JSON object being gathered (its next line may be this
+  // one); envelopes are excluded by can_prepare().
+  if (kind == Prepared::other || m_json.active) return false;
+  m_ready = false;
+  ++m_account.lines;
+  if (kind == Prepared::blank) {
+    ++m_account.blank;
+    return true;
   }
-  return classify(text, envelope, location, record);
+  ++m_candidates.front().records;
+  accept_grouped(line, location, record);
+  return true;
 }
 
 void RecordReader::read_joined(Record& record) {
@@ -304,6 +342,10 @@ bool RecordReader::finish(Record& record) {
 
 LineClass RecordReader::accept(std::string_view text, const LineLocation& location, Record& record) {
   apply_group_by(text, record);
+  return accept_grouped(text, location, record);
+}
+
+LineClass RecordReader::accept_grouped(std::string_view text, const LineLocation& location, Record& record) {
   if (!record.zoned && m_options.time.zone) record.time = m_options.time.zone->to_utc(record.time, m_last_utc);
   m_last_utc = record.time;
   m_record_text = text;
@@ -321,10 +363,7 @@ LineClass RecordReader::classify(std::string_view text, const Unwrapped* envelop
   std::string_view malformed_reason;
   bool untimed = false;
   for (Candidate& candidate : m_candidates) {
-    record.duration = -1;
-    record.duration_digits = 0;
-    record.fields = {};
-    record.completion = false;
+    record = Record{};  // nothing of an earlier line's record stays (a format sets only its own fields)
     const ParseStatus status = candidate.parser->parse(text, record);
     if (status == ParseStatus::parsed) {
       if (is_wrapped) {

@@ -6,20 +6,44 @@
 namespace gapscan::source {
 
 LineReader::LineReader(std::unique_ptr<ByteSource> source, std::size_t chunk_size)
-    : m_source(std::move(source)), m_buffer(2 * chunk_size + k_padding), m_chunk(chunk_size) {}
+    : m_source(std::move(source)),
+      m_buffer(std::make_shared<std::vector<char>>(2 * chunk_size + k_padding)),
+      m_chunk(chunk_size) {
+  m_pool.push_back(m_buffer);
+}
 
 bool LineReader::fill() {
   if (m_eof) return false;
-  // Move the unfinished line to the front, then make room for one more chunk.
+  // Move the unfinished line to the front (of another buffer if this one is pinned), then
+  // make room for one more chunk.
   const std::size_t pending = m_end - m_begin;
-  if (m_begin > 0) {
-    std::memmove(m_buffer.data(), m_buffer.data() + m_begin, pending);
+  if (m_buffer.use_count() > 2) {  // pinned: more handles than the pool's and m_buffer
+    std::shared_ptr<std::vector<char>> next;
+    for (const auto& buffer : m_pool) {
+      if (buffer.use_count() == 1) {
+        next = buffer;
+        break;
+      }
+    }
+    if (!next) {
+      next = std::make_shared<std::vector<char>>(m_buffer->size());
+      m_pool.push_back(next);
+    }
+    if (next->size() < pending + m_chunk + k_padding) next->resize(pending + m_chunk + k_padding);
+    std::memcpy(next->data(), m_buffer->data() + m_begin, pending);
+    m_buffer = std::move(next);
+    m_consumed_offset += m_begin;
+    m_begin = 0;
+    m_end = pending;
+  } else if (m_begin > 0) {
+    std::memmove(m_buffer->data(), m_buffer->data() + m_begin, pending);
     m_consumed_offset += m_begin;
     m_begin = 0;
     m_end = pending;
   }
-  if (m_buffer.size() < m_end + m_chunk + k_padding) m_buffer.resize(m_end + m_chunk + k_padding);
-  auto n = m_source->read(m_buffer.data() + m_end, m_chunk);
+  std::vector<char>& buffer = *m_buffer;
+  if (buffer.size() < m_end + m_chunk + k_padding) buffer.resize(m_end + m_chunk + k_padding);
+  auto n = m_source->read(buffer.data() + m_end, m_chunk);
   if (!n) {
     m_error = n.error();
     m_eof = true;
@@ -36,7 +60,7 @@ bool LineReader::fill() {
 bool LineReader::skip_rest() {
   // The rest of a truncated line: dropped chunk by chunk up to and including its newline.
   for (;;) {
-    const char* start = m_buffer.data() + m_begin;
+    const char* start = m_buffer->data() + m_begin;
     const void* newline = std::memchr(start, '\n', m_end - m_begin);
     if (newline != nullptr) {
       m_begin += static_cast<std::size_t>(static_cast<const char*>(newline) - start) + 1;
@@ -54,7 +78,7 @@ bool LineReader::skip_rest() {
 std::optional<Line> LineReader::next() {
   for (;;) {
     if (m_skipping && !skip_rest()) return std::nullopt;
-    const char* start = m_buffer.data() + m_begin;
+    const char* start = m_buffer->data() + m_begin;
     const std::size_t available = m_end - m_begin;
     const void* newline = std::memchr(start, '\n', available);
     std::size_t length = 0;
@@ -74,7 +98,7 @@ std::optional<Line> LineReader::next() {
     } else {
       return std::nullopt;
     }
-    start = m_buffer.data() + m_begin;  // fill() may have moved the data
+    start = m_buffer->data() + m_begin;  // fill() may have moved the data
     Line line;
     line.offset = m_consumed_offset + m_begin;
     line.number = ++m_line_number;

@@ -122,7 +122,9 @@ TEST_CASE("The report is the same for any number of threads", "[e2e][samples]") 
     const auto one = run_command(gapscan_command("-j 1 --output json " + input));
     REQUIRE(one.exit_code == 0);
     REQUIRE(nlohmann::json::parse(one.out)["findings"].size() > 0);
-    for (const char* jobs : {"2", "3", "8"}) {
+    // From -j 4 on, lines are also parsed on other threads; batches of three lines end
+    // everywhere (in stack traces, between a request's lines).
+    for (const char* jobs : {"2", "3", "4", "8", "8 --parse-batch 3"}) {
       INFO("-j " << jobs);
       const auto many = run_command(gapscan_command(std::string("-j ") + jobs + " --output json " + input));
       CHECK(many.exit_code == 0);

@@ -93,3 +93,30 @@ TEST_CASE("An over-long line is one truncated line: its first bytes, the rest sk
     CHECK_FALSE(lines[0].truncated);
   }
 }
+
+TEST_CASE("Pinned lines stay valid while the reader reads on", "[source]") {
+  std::string bytes;
+  for (int i = 0; i < 410; ++i)
+    bytes += "line " + std::to_string(i) + " " + std::string(static_cast<std::size_t>(i % 37), 'x') + "\n";
+  // Small reads: the reader fills its buffer again every few lines.
+  LineReader reader(make_string_source(bytes), 64);
+  std::vector<std::shared_ptr<const void>> pins;
+  std::vector<std::string_view> held;  // views into the reader's buffers, read at the end
+  std::vector<std::string> copies;
+  while (auto line = reader.next()) {
+    if (pins.empty() || pins.back().get() != reader.buffer()) pins.push_back(reader.pin());
+    held.push_back(line->text);
+    copies.emplace_back(line->text);
+    if (held.size() == 100) {
+      // What a consumer does with a batch it has taken: checks it, then unpins its buffers.
+      for (std::size_t i = 0; i < held.size(); ++i) REQUIRE(held[i] == copies[i]);
+      held.clear();
+      copies.clear();
+      pins.clear();
+    }
+  }
+  REQUIRE(copies.size() == held.size());
+  for (std::size_t i = 0; i < held.size(); ++i) CHECK(held[i] == copies[i]);
+  REQUIRE(held.size() == 10);
+  CHECK(held.back() == "line 409 " + std::string(409 % 37, 'x'));
+}

@@ -45,7 +45,9 @@ struct ScanConfig {
   double idle_timeout_s = 600;
   int year = 0;                             ///< --year: for yearless stamps; 0: the file's modification year
   std::shared_ptr<const parse::Zone> zone;  ///< --tz: zone of stamps that do not say (null: UTC)
-  unsigned jobs = 2;                        ///< threads: 1 reads and analyses; N reads on one, N - 1 analyse
+  unsigned jobs = 2;                        ///< threads: 1 reads and analyses; N reads on one, N - 1 analyse,
+                                            ///< and from N = 4 one input's lines are parsed on N / 4 more (up to 4)
+  std::size_t parse_batch = 2048;           ///< lines per parsing batch (hidden --parse-batch, for tests)
   bool explain = false;                     ///< print each suspect's score components (--explain)
   bool derived_streams = false;  ///< also analyse each message template's and each input's stream (--derived-streams)
   std::vector<std::string> triggers;  ///< --trigger: RE2 patterns of lines that may start a stall

@@ -40,9 +40,17 @@ Expected<std::shared_ptr<const std::vector<parse::FormatInfo>>> load_user_format
                                                                                   const std::string& patterns_dir,
                                                                                   std::vector<Diagnostic>& diagnostics);
 
+/// Parsing one input's lines on other threads (docs/performance.md). The records and the line
+/// account are the same for any number of threads and any batch size.
+struct ParallelParse {
+  unsigned threads = 0;            ///< threads parsing batches of lines beside the reading one; 0: none
+  std::size_t batch_lines = 2048;  ///< lines per batch (at most)
+  static constexpr std::size_t k_batch_bytes = 256u << 10;  ///< and at most this much text
+};
+
 /// Reads `bytes` to the end; calls `on_record` for every record, in input order. The records'
 /// locations carry `id` and the salt of the input's first line (LineLocation::salt).
 InputResult read_records(std::unique_ptr<source::ByteSource> bytes, SourceId id, parse::ReaderOptions options,
-                         const RecordCallback& on_record);
+                         const RecordCallback& on_record, ParallelParse parallel = {});
 
 }  // namespace gapscan::cli

@@ -46,6 +46,11 @@ class LineParser {
   virtual std::string layout() const { return {}; }
   /// Why the last line was malformed, e.g. "month 13 out of range".
   virtual std::string_view reason() const { return {}; }
+  /// Whether parse() reads each line on its own: its result does not depend on the lines
+  /// parsed before (no date carried to time-only stamps, no year chain), so another instance
+  /// that learnt the same sample may parse any line of the input in any order (lines are
+  /// then parsed on several threads: RecordReader::prepare).
+  virtual bool context_free() const { return false; }
 };
 
 struct FormatInfo {

@@ -96,6 +96,29 @@ class RecordReader {
   /// False when none waits; call until false, taking a record whenever record_ready().
   bool finish(Record& record);
 
+  /// Reading one input's lines on several threads: a copy of this reader that detected the same
+  /// sample prepares lines (prepare(), any thread, any order), and this reader takes them in
+  /// order (take()), reading itself (read()) each line that was not prepared. The result is
+  /// the one read() gives line by line, by construction: a line is prepared only when what
+  /// read() does with it cannot depend on the lines before it.
+  enum class Prepared : std::uint8_t {
+    other,   ///< to be read with read(): a line no context-free parse takes, or one that may
+             ///< belong to a record started before it (a JSON object's lines, a continuation)
+    blank,   ///< an empty or white-space line
+    record,  ///< a record of the detected format; `record` filled
+  };
+  /// Whether prepare() can take lines at all: a format was detected, it reads each line on
+  /// its own (LineParser::context_free), and no envelope (Docker, CRI, PHP-FPM) wraps the lines.
+  bool can_prepare() const;
+  /// What read() would do with `line` whatever came before it, where that is known. The
+  /// record's views point into `line`, or into this reader's scratch (a JSON format's
+  /// unescaped strings) until the next call.
+  Prepared prepare(std::string_view line, Record& record);
+  /// Takes a line prepare() classed blank or record, as read() would; false (nothing done)
+  /// when this reader is inside a record that spans lines: read() the line then. `record` is
+  /// the prepared one; it is completed (the input's zone applied) and made ready.
+  bool take(Prepared kind, std::string_view line, const LineLocation& location, Record& record);
+
   /// The classification of every line read so far.
   LineAccount account() const;
   void note_truncated() { ++m_account.truncated; }
@@ -131,9 +154,13 @@ class RecordReader {
   static constexpr std::size_t k_max_json_lines = 10000;
   static constexpr std::size_t k_min_wrap = 512;  // the shortest line a writer wraps at (PHP-FPM's least log_limit)
 
+  /// Whether read_text() starts gathering a JSON object at this line (its braces do not
+  /// balance on it); `open` receives the count when it does.
+  static bool opens_object(std::string_view text, OpenJson& open);
   LineClass read_text(std::string_view text, const Unwrapped* envelope, const LineLocation& location, Record& record);
   LineClass classify(std::string_view text, const Unwrapped* envelope, const LineLocation& location, Record& record);
   LineClass accept(std::string_view text, const LineLocation& location, Record& record);
+  LineClass accept_grouped(std::string_view text, const LineLocation& location, Record& record);
   void read_joined(Record& record);
   static bool looks_like_continuation(std::string_view text);
   void apply_group_by(std::string_view text, Record& record) const;

@@ -39,6 +39,13 @@ class LineReader {
   /// Bytes read from the source so far.
   std::uint64_t bytes_read() const { return m_consumed_offset + (m_end - m_begin); }
 
+  /// Keeps the buffer that the last line's text lies in: while the returned handle lives, the
+  /// reader does not write over it (it reads on in another buffer), so the lines stay valid
+  /// after next() (lines parsed on other threads). Release the handle on the reader's thread.
+  std::shared_ptr<const void> pin() const { return m_buffer; }
+  /// The buffer the last line lies in (to compare with a pin).
+  const void* buffer() const { return m_buffer.get(); }
+
   static constexpr std::size_t k_padding = 64;
 
  private:
@@ -46,7 +53,10 @@ class LineReader {
   bool skip_rest();  // false at the end of the input
 
   std::unique_ptr<ByteSource> m_source;
-  std::vector<char> m_buffer;
+  std::shared_ptr<std::vector<char>> m_buffer;
+  // Every buffer, m_buffer among them: one is free when the pool holds its only handle. The
+  // pool grows only while buffers are pinned (as many as the caller keeps).
+  std::vector<std::shared_ptr<std::vector<char>>> m_pool;
   std::size_t m_begin = 0;  // first unconsumed byte
   std::size_t m_end = 0;    // one past the last valid byte
   std::size_t m_chunk;

@@ -12,6 +12,7 @@ namespace {
 
 class MediawikiLineParser final : public LineParser {
  public:
+  bool context_free() const override { return true; }
   ParseStatus parse(std::string_view line, Record& record) override {
     const auto time = parse_iso8601(line);
     if (!time || time->date_time_t || time->has_offset) return ParseStatus::not_this_format;

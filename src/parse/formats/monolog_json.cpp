@@ -45,6 +45,7 @@ std::string_view find_group_in(od::object object) {
 
 class MonologJsonParser final : public LineParser {
  public:
+  bool context_free() const override { return true; }
   ParseStatus parse(std::string_view line, Record& record) override {
     if (line.empty() || line[0] != '{') return ParseStatus::not_this_format;
     if (m_buffer.size() < line.size() + simdjson::SIMDJSON_PADDING) {

@@ -13,6 +13,7 @@ namespace {
 
 class MonologLineParser final : public LineParser {
  public:
+  bool context_free() const override { return true; }
   ParseStatus parse(std::string_view line, Record& record) override {
     if (line.size() < 22 || line[0] != '[') return ParseStatus::not_this_format;
     const auto time = parse_iso8601(line.substr(1));
