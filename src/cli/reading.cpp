@@ -247,9 +247,9 @@ InputResult read_records(std::unique_ptr<source::ByteSource> bytes, SourceId id,
   if (parallel.threads > 0 && records.can_prepare()) {
     // Lines are parsed in batches on other threads; this one takes them in order, reading
     // itself the lines whose record may have started on an earlier line (RecordReader::take).
-    LinePreparers preparers(parallel.threads, options, sample);
     std::deque<std::unique_ptr<LineBatch>> in_flight;
     std::vector<std::unique_ptr<LineBatch>> spare;
+    LinePreparers preparers(parallel.threads, options, sample);  // after the batches: its threads stop first
     const std::size_t depth = 2 * static_cast<std::size_t>(parallel.threads) + 1;
     const std::size_t batch_lines = std::max<std::size_t>(1, parallel.batch_lines);
     bool more = true;
