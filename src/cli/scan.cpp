@@ -411,6 +411,7 @@ class InputAnalyses {
     if (jobs <= 1) return nullptr;
     stream::WindowQueue::Limits limits;
     limits.workers = jobs - 1;
+    limits.producer_helps = true;  // the reading thread analyses while it waits for room
     return std::make_unique<stream::WindowQueue>(
         [this](const stream::StreamWindow& window) -> std::unique_ptr<stream::WindowWork> {
           if (window.stream_id == k_end_of_input) return std::make_unique<EndOfInput>();

@@ -43,9 +43,15 @@ void WindowQueue::push(OwnedWindow&& window) {
            (m_unconsumed < m_limits.max_windows && m_unconsumed_bytes + bytes <= m_limits.max_bytes);
   };
   if (!room()) {
-    if (m_waiting_workers > 0) m_work.notify_all();  // what is pending, however little, is all there is
-    m_producer_waiting = true;
-    m_not_full.wait(lock, room);
+    m_producer_waiting = true;  // what is pending, however little, is all there is for a while
+    while (!room()) {
+      if (m_limits.producer_helps && takeable()) {
+        work_on(lock);
+        continue;
+      }
+      if (m_waiting_workers > 0) m_work.notify_all();
+      m_not_full.wait(lock, [&] { return room() || (m_limits.producer_helps && takeable()); });
+    }
     m_producer_waiting = false;
   }
   ++m_unconsumed;
@@ -61,7 +67,7 @@ void WindowQueue::push(OwnedWindow&& window) {
 
 WindowQueue::Batch WindowQueue::take_batch() {
   Batch batch;
-  const std::size_t share = m_pending_bytes / m_limits.workers;
+  const std::size_t share = m_pending_bytes / (m_limits.workers + (m_limits.producer_helps ? 1 : 0));
   const std::size_t target = std::max(m_limits.min_batch_bytes, share);
   while (!m_pending.empty() && (batch.windows.empty() || batch.bytes < target)) {
     const std::size_t bytes = m_pending.front().bytes();
@@ -73,13 +79,12 @@ WindowQueue::Batch WindowQueue::take_batch() {
   return batch;
 }
 
+bool WindowQueue::takeable() const {
+  return !m_pending.empty() && (enough_pending() || m_producer_waiting || m_flush || m_done);
+}
+
 void WindowQueue::run() {
   std::unique_lock lock(m_mutex);
-  // Pending windows are taken once a batch's worth is there, or when nothing more may come for
-  // a while: the producer waits for room, drain() waits, or the input ended.
-  const auto takeable = [&] {
-    return !m_pending.empty() && (enough_pending() || m_producer_waiting || m_flush || m_done);
-  };
   for (;;) {
     if (!takeable()) {
       if (m_done) return;  // nothing pending; what others still prepare, they consume
@@ -88,34 +93,38 @@ void WindowQueue::run() {
       --m_waiting_workers;
       continue;
     }
-    Batch batch = take_batch();
-    const std::uint64_t sequence = m_next_batch++;
-    // More windows left: another worker may take them while this one prepares.
-    if (m_waiting_workers > 0 && enough_pending()) m_work.notify_one();
-    if (!m_consuming && m_next_consume == sequence) {
-      // This batch is next: each window is prepared and consumed at once, while it is in the
-      // cache (with one worker, always).
-      m_consuming = true;
-      lock.unlock();
-      for (OwnedWindow& window : batch.windows) {
-        const StreamWindow view = window.view();
-        m_consumer(view, m_prepare ? m_prepare(view) : nullptr);
-      }
-      release(lock, std::move(batch));
-      ++m_next_consume;
-    } else {
-      lock.unlock();
-      batch.work.resize(batch.windows.size());
-      if (m_prepare) {
-        for (std::size_t i = 0; i < batch.windows.size(); ++i) batch.work[i] = m_prepare(batch.windows[i].view());
-      }
-      lock.lock();
-      m_ready.emplace(sequence, std::move(batch));
-      if (m_consuming) continue;
-      m_consuming = true;
-    }
-    consume_ready(lock);
+    work_on(lock);
   }
+}
+
+void WindowQueue::work_on(std::unique_lock<std::mutex>& lock) {
+  Batch batch = take_batch();
+  const std::uint64_t sequence = m_next_batch++;
+  // More windows left: another worker may take them while this one prepares.
+  if (m_waiting_workers > 0 && enough_pending()) m_work.notify_one();
+  if (!m_consuming && m_next_consume == sequence) {
+    // This batch is next: each window is prepared and consumed at once, while it is in the
+    // cache (with one worker, always).
+    m_consuming = true;
+    lock.unlock();
+    for (OwnedWindow& window : batch.windows) {
+      const StreamWindow view = window.view();
+      m_consumer(view, m_prepare ? m_prepare(view) : nullptr);
+    }
+    release(lock, std::move(batch));
+    ++m_next_consume;
+  } else {
+    lock.unlock();
+    batch.work.resize(batch.windows.size());
+    if (m_prepare) {
+      for (std::size_t i = 0; i < batch.windows.size(); ++i) batch.work[i] = m_prepare(batch.windows[i].view());
+    }
+    lock.lock();
+    m_ready.emplace(sequence, std::move(batch));
+    if (m_consuming) return;
+    m_consuming = true;
+  }
+  consume_ready(lock);
 }
 
 void WindowQueue::release(std::unique_lock<std::mutex>& lock, Batch batch) {

@@ -132,3 +132,43 @@ TEST_CASE("Draining the queue consumes windows fewer than a batch, and the queue
   CHECK(consumed == 3);
   queue.finish();
 }
+
+TEST_CASE("A producer that helps prepares windows itself when the queue is full, and the order holds",
+          "[stream][queue]") {
+  const unsigned workers = GENERATE(1u, 3u);
+  const std::thread::id producer = std::this_thread::get_id();
+  std::atomic<int> prepared_by_producer{0};
+  std::atomic<int> consuming{0};
+  bool overlapped = false;
+  std::vector<std::uint64_t> seen;
+  {
+    WindowQueue::Limits limits;
+    limits.workers = workers;
+    limits.max_windows = 8;  // full often: the producer has to wait, so it helps
+    limits.min_batch_bytes = 1;
+    limits.producer_helps = true;
+    WindowQueue queue(
+        [&](const StreamWindow& window) {
+          if (std::this_thread::get_id() == producer) ++prepared_by_producer;
+          std::this_thread::sleep_for(std::chrono::microseconds(200));  // slower than pushing
+          auto work = std::make_unique<Squared>();
+          work->value = window.stream_id * window.stream_id;
+          return std::unique_ptr<WindowWork>(std::move(work));
+        },
+        [&](const StreamWindow& window, std::unique_ptr<WindowWork> work) {
+          overlapped |= ++consuming > 1;  // one consumer at a time, whichever thread
+          const auto* squared = dynamic_cast<const Squared*>(work.get());
+          REQUIRE(squared != nullptr);
+          CHECK(squared->value == window.stream_id * window.stream_id);
+          seen.push_back(window.stream_id);
+          --consuming;
+        },
+        limits);
+    for (std::uint64_t id = 0; id < 400; ++id) queue.push(window_of(id, 100));
+    queue.finish();
+  }
+  CHECK(prepared_by_producer > 0);
+  CHECK_FALSE(overlapped);
+  REQUIRE(seen.size() == 400);
+  for (std::uint64_t id = 0; id < 400; ++id) CHECK(seen[id] == id);
+}

@@ -52,6 +52,10 @@ class WindowQueue {
     std::size_t max_windows = 1024;            ///< windows pushed and not yet consumed
     std::size_t max_bytes = 4u << 20;          ///< their bytes (OwnedWindow::bytes)
     std::size_t min_batch_bytes = 256u << 10;  ///< a worker takes at least this much at once, if pending
+    /// The producer, instead of waiting for room, prepares (and in its turn consumes) pending
+    /// windows as a worker does: with fewer workers than processors, the reading thread's idle
+    /// time goes to the analysis. The consumer may then be called on the producer's thread.
+    bool producer_helps = false;
   };
 
   WindowQueue(Prepare prepare, Consumer consumer, Limits limits);
@@ -63,7 +67,8 @@ class WindowQueue {
   WindowQueue& operator=(const WindowQueue&) = delete;
 
   /// Enqueues a window; blocks while max_windows windows or max_bytes bytes are not yet consumed
-  /// (a window larger than max_bytes still goes through, alone).
+  /// (a window larger than max_bytes still goes through, alone), working on pending windows
+  /// meanwhile when Limits::producer_helps.
   void push(OwnedWindow&& window);
   /// Waits until every pushed window has been consumed; the workers go on waiting for more
   /// (gapscan --follow takes a snapshot of the analysis then).
@@ -75,6 +80,13 @@ class WindowQueue {
  private:
   struct Batch;
   void run();
+  /// Whether pending windows may be taken now: a batch's worth, or anything when nothing more
+  /// may come for a while (the producer waits for room, drain() waits, or the input ended).
+  bool takeable() const;
+  /// Takes a batch and prepares it; consumes it at once if it is next and nobody consumes, else
+  /// leaves it ready, then consumes what is ready in order if nobody does. Called with a
+  /// takeable batch, and returns, under the lock.
+  void work_on(std::unique_lock<std::mutex>& lock);
   /// Takes the next batch from the pending windows: at least one window, and at least
   /// min_batch_bytes or a worker's share of the pending bytes. Under the lock.
   Batch take_batch();
