@@ -190,6 +190,7 @@ report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Enco
 /// as markers, once per distinct pattern) and --trigger.
 Expected<detect::AnalyzerOptions> analyzer_options_for(const catalog::Catalog& catalog, const ScanConfig& config) {
   detect::AnalyzerOptions analyzer_options;
+  analyzer_options.threads = config.jobs;  // for the tests at the end; the report is the same
   for (const catalog::Cause& cause : catalog.causes) {
     for (const catalog::TriggerPattern& trigger : cause.triggers)
       analyzer_options.triggers.push_back({cause.id, trigger.pattern, trigger.meaning, trigger.after_ms * 1e6});

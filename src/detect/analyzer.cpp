@@ -29,6 +29,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
+#include <future>
 #include <map>
 #include <optional>
 #include <string>
@@ -907,6 +908,12 @@ Finding Analyzer::finding_from_cluster(const Cluster& cluster) const {
 DetectionResult Analyzer::finish() {
   DetectionResult result;
   summarise_pool();
+  // The pooled lattice test needs only its sampled gaps: with several threads it runs beside
+  // the rest of the end.
+  const std::vector<double> lattice = lattice_gaps();
+  std::future<std::optional<Quantisation>> quantisation;
+  if (m_options.threads > 1)
+    quantisation = std::async(std::launch::async, [&] { return test_pooled_lattice(lattice); });
   merge_clusters();
   std::vector<Finding> findings = pooled_findings();
   for (const auto& cluster : m_clusters) {
@@ -923,7 +930,8 @@ DetectionResult Analyzer::finish() {
   result.findings = significant_ranked(std::move(findings), m_options.alpha);
   result.runs = ranked_runs();
   result.streams = ranked_streams();
-  test_pooled_lattice(result);
+  result.quantisation = quantisation.valid() ? quantisation.get() : test_pooled_lattice(lattice);
+  tag_lattice_modes(result, lattice);
   attach_timelines(result.findings);
   result.summary = m_summary;
   return result;
@@ -1055,18 +1063,20 @@ std::vector<StreamDetections> Analyzer::ranked_streams() {
   return std::move(m_streams);
 }
 
-void Analyzer::test_pooled_lattice(DetectionResult& result) {
-  // The lattice test on the sampled gaps of all streams, in line-hash order (any -j alike).
+std::vector<double> Analyzer::lattice_gaps() {
   std::sort(m_lattice_sample.begin(), m_lattice_sample.end());
   if (m_lattice_sample.size() > m_options.quantisation_gaps) m_lattice_sample.resize(m_options.quantisation_gaps);
   std::vector<double> lattice;
   lattice.reserve(m_lattice_sample.size());
   for (const auto& [hash, gap] : m_lattice_sample) lattice.push_back(gap);
+  return lattice;
+}
+
+std::optional<Quantisation> Analyzer::test_pooled_lattice(const std::vector<double>& gaps) const {
   QuantisationOptions lattice_options;
   lattice_options.alpha = m_options.alpha;
   lattice_options.resolution_ns = static_cast<double>(m_summary.typical_resolution);
-  result.quantisation = find_quantisation(lattice, lattice_options);
-  tag_lattice_modes(result, lattice);
+  return find_quantisation(gaps, lattice_options);
 }
 
 std::vector<Finding> Analyzer::periodic_findings() {
@@ -1082,6 +1092,7 @@ std::vector<Finding> Analyzer::periodic_findings() {
   }
   PeriodicityOptions options;
   options.alpha = m_options.alpha;
+  options.threads = m_options.threads;
   std::sort(m_stall_examples.begin(), m_stall_examples.end(),
             [](const StallExample& a, const StallExample& b) { return a.hash < b.hash; });
   if (m_stall_examples.size() > k_stall_examples) m_stall_examples.resize(k_stall_examples);  // any grouping alike

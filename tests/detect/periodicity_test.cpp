@@ -80,3 +80,25 @@ TEST_CASE("No period in Poisson or bursty events: the false-positive rate stays 
   CHECK(poisson_hits <= 5);  // alpha 0.01
   CHECK(bursty_hits <= 6);
 }
+
+TEST_CASE("The periodicity test gives the same result on any number of threads", "[detect][periodicity]") {
+  Random random(5);
+  std::vector<TimeNs> times;
+  for (int k = 0; k < 300; ++k) times.push_back(k_start + static_cast<TimeNs>(k * 1e9 + 2e6 * random.normal()));
+  for (int k = 0; k < 400; ++k) times.push_back(k_start + static_cast<TimeNs>(k * 730e6 + 1e6 * random.normal()));
+  poisson(random, times, 3, 300);
+  const auto one = find_periodicity(times, PeriodicityOptions{});
+  REQUIRE(one.size() >= 2);
+  for (unsigned threads : {2u, 3u, 16u}) {
+    PeriodicityOptions options;
+    options.threads = threads;
+    const auto many = find_periodicity(times, options);
+    REQUIRE(many.size() == one.size());
+    for (std::size_t i = 0; i < one.size(); ++i) {
+      CHECK(many[i].period_ns == one[i].period_ns);
+      CHECK(many[i].phase_ns == one[i].phase_ns);
+      CHECK(many[i].log10_p == one[i].log10_p);
+      CHECK(many[i].jitter_ns == one[i].jitter_ns);
+    }
+  }
+}

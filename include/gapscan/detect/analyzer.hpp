@@ -42,6 +42,9 @@ struct AnalyzerOptions {
   /// scans merge only with scans that kept the same lines.
   stats::LineFilter keep_context;
   std::vector<std::string> context_patterns;
+  /// Threads for the tests over all requests at the end (finish(): the periodicity test's
+  /// candidates, the pooled lattice test beside the rest); the result is the same for any number.
+  unsigned threads = 1;
 };
 
 class Analyzer {
@@ -190,8 +193,10 @@ class Analyzer {
   std::vector<RunFinding> ranked_runs();
   /// The streams kept, most significant first (at most max_streams); leaves none behind.
   std::vector<StreamDetections> ranked_streams();
-  /// The lattice test on the sampled gaps of all streams, and the modes it explains.
-  void test_pooled_lattice(DetectionResult& result);
+  /// The sampled gaps of all streams for the pooled lattice test, in line-hash order (any -j
+  /// alike); the test on them (tag_lattice_modes: the modes it explains).
+  std::vector<double> lattice_gaps();
+  std::optional<Quantisation> test_pooled_lattice(const std::vector<double>& gaps) const;
   std::vector<Finding> periodic_findings();
   std::vector<Finding> trigger_findings();
   std::vector<Finding> renewal_findings();

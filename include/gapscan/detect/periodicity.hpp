@@ -39,6 +39,7 @@ struct PeriodicityOptions {
   std::size_t spectrum_peaks = 8;
   std::size_t max_bins = std::size_t{1} << 20;  ///< spectrum size; longer spans get coarser bins
   std::vector<double> catalog_periods_ns = {100e6, 1e9, 5e9, 10e9, 15e9, 30e9, 60e9};
+  unsigned threads = 1;  ///< candidates refined at once (the result is the same for any number)
 };
 
 struct Periodicity {
