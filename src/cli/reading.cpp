@@ -130,6 +130,55 @@ class LinePreparers {
   std::vector<std::thread> m_threads;  // last: started once the rest is built
 };
 
+/// Reads the rest of the input in batches of lines that `parallel.threads` threads prepare,
+/// and hands each line back in input order with what its batch's thread made of it.
+void read_in_batches(
+    source::LineReader& reader, const parse::ReaderOptions& options, const std::vector<std::string>& sample,
+    const ParallelParse& parallel,
+    const std::function<void(const source::Line&, parse::Record&, parse::RecordReader::Prepared)>& take) {
+  std::deque<std::unique_ptr<LineBatch>> in_flight;
+  std::vector<std::unique_ptr<LineBatch>> spare;
+  LinePreparers preparers(parallel.threads, options, sample);  // after the batches: its threads stop first
+  const std::size_t depth = 2 * static_cast<std::size_t>(parallel.threads) + 1;
+  const std::size_t batch_lines = std::max<std::size_t>(1, parallel.batch_lines);
+  bool more = true;
+  for (;;) {
+    while (more && in_flight.size() < depth) {
+      std::unique_ptr<LineBatch> batch;
+      if (spare.empty()) {
+        batch = std::make_unique<LineBatch>();
+      } else {
+        batch = std::move(spare.back());
+        spare.pop_back();
+      }
+      while (batch->lines.size() < batch_lines && batch->bytes < ParallelParse::k_batch_bytes) {
+        const auto line = interrupted() ? std::nullopt : reader.next();
+        if (!line) {
+          more = false;
+          break;
+        }
+        batch->lines.push_back(*line);
+        batch->bytes += line->text.size();
+        // Pinned before the next read can move the reader to another buffer.
+        if (batch->pins.empty() || batch->pins.back().get() != reader.buffer()) batch->pins.push_back(reader.pin());
+      }
+      if (batch->lines.empty()) {
+        spare.push_back(std::move(batch));
+        break;
+      }
+      preparers.submit(batch.get());
+      in_flight.push_back(std::move(batch));
+    }
+    if (in_flight.empty()) return;
+    LineBatch& batch = *in_flight.front();
+    preparers.wait(batch);
+    for (std::size_t i = 0; i < batch.lines.size(); ++i) take(batch.lines[i], batch.records[i], batch.kinds[i]);
+    batch.clear();  // unpins its buffers, on this thread (the reader reuses them)
+    spare.push_back(std::move(in_flight.front()));
+    in_flight.pop_front();
+  }
+}
+
 /// A preset's name: letters, digits, '-' and '_', no path and no extension.
 bool preset_name(std::string_view name) {
   if (name.empty() || name.size() > 64) return false;
@@ -247,60 +296,20 @@ InputResult read_records(std::unique_ptr<source::ByteSource> bytes, SourceId id,
   if (parallel.threads > 0 && records.can_prepare()) {
     // Lines are parsed in batches on other threads; this one takes them in order, reading
     // itself the lines whose record may have started on an earlier line (RecordReader::take).
-    std::deque<std::unique_ptr<LineBatch>> in_flight;
-    std::vector<std::unique_ptr<LineBatch>> spare;
-    LinePreparers preparers(parallel.threads, options, sample);  // after the batches: its threads stop first
-    const std::size_t depth = 2 * static_cast<std::size_t>(parallel.threads) + 1;
-    const std::size_t batch_lines = std::max<std::size_t>(1, parallel.batch_lines);
-    bool more = true;
-    for (;;) {
-      while (more && in_flight.size() < depth) {
-        std::unique_ptr<LineBatch> batch;
-        if (spare.empty()) {
-          batch = std::make_unique<LineBatch>();
-        } else {
-          batch = std::move(spare.back());
-          spare.pop_back();
-        }
-        while (batch->lines.size() < batch_lines && batch->bytes < ParallelParse::k_batch_bytes) {
-          const auto line = interrupted() ? std::nullopt : reader.next();
-          if (!line) {
-            more = false;
-            break;
-          }
-          batch->lines.push_back(*line);
-          batch->bytes += line->text.size();
-          // Pinned before the next read can move the reader to another buffer.
-          if (batch->pins.empty() || batch->pins.back().get() != reader.buffer()) batch->pins.push_back(reader.pin());
-        }
-        if (batch->lines.empty()) {
-          spare.push_back(std::move(batch));
-          break;
-        }
-        preparers.submit(batch.get());
-        in_flight.push_back(std::move(batch));
-      }
-      if (in_flight.empty()) break;
-      LineBatch& batch = *in_flight.front();
-      preparers.wait(batch);
-      for (std::size_t i = 0; i < batch.lines.size(); ++i) {
-        const source::Line& line = batch.lines[i];
-        if (line.truncated) {
-          records.note_truncated();
-          if (result.first_truncated == 0) result.first_truncated = line.number;
-        }
-        const LineLocation location{id, salt, line.number, line.offset};
-        if (records.take(batch.kinds[i], line.text, location, batch.records[i])) {
-          if (records.record_ready()) on_record(batch.records[i], line.text, location);
-          continue;
-        }
-        records.read(line.text, location, record);
-        if (records.record_ready()) on_record(record, records.record_text(), records.record_location());
-      }
-      batch.clear();  // unpins its buffers, on this thread (the reader reuses them)
-      spare.push_back(std::move(in_flight.front()));
-      in_flight.pop_front();
-    }
+    read_in_batches(reader, options, sample, parallel,
+                    [&](const source::Line& line, parse::Record& prepared, parse::RecordReader::Prepared kind) {
+                      if (line.truncated) {
+                        records.note_truncated();
+                        if (result.first_truncated == 0) result.first_truncated = line.number;
+                      }
+                      const LineLocation location{id, salt, line.number, line.offset};
+                      if (records.take(kind, line.text, location, prepared)) {
+                        if (records.record_ready()) on_record(prepared, line.text, location);
+                        return;
+                      }
+                      records.read(line.text, location, record);
+                      if (records.record_ready()) on_record(record, records.record_text(), records.record_location());
+                    });
   }
   while (!interrupted()) {
     auto line = reader.next();

@@ -76,16 +76,33 @@ OwnedWindow window_of(std::uint64_t id, std::size_t text_bytes) {
   return window;
 }
 
+/// What a consumer saw: the windows' ids in the order consumed, and whether two consumed at once.
+struct Consumed {
+  std::vector<std::uint64_t> seen;
+  std::atomic<int> consuming{0};
+  bool overlapped = false;
+};
+
+/// A consumer that checks each window came with its own Squared work, and notes it in `consumed`.
+WindowQueue::Consumer checking_consumer(Consumed& consumed) {
+  return [&consumed](const StreamWindow& window, std::unique_ptr<WindowWork> work) {
+    consumed.overlapped |= ++consumed.consuming > 1;  // one consumer at a time, whichever thread
+    const auto* squared = dynamic_cast<const Squared*>(work.get());
+    REQUIRE(squared != nullptr);
+    CHECK(squared->value == window.stream_id * window.stream_id);
+    consumed.seen.push_back(window.stream_id);
+    --consumed.consuming;
+  };
+}
+
 }  // namespace
 
 TEST_CASE("Many workers prepare windows at once, and each is consumed once, in order, with its own work",
           "[stream][queue]") {
   const unsigned workers = GENERATE(1u, 2u, 4u);
   const std::size_t text_bytes = GENERATE(std::size_t{10}, std::size_t{100000});  // tiny and large windows
-  std::vector<std::uint64_t> seen;
+  Consumed consumed;
   std::atomic<int> prepared{0};
-  std::atomic<int> consuming{0};
-  bool overlapped = false;
   {
     WindowQueue::Limits limits;
     limits.workers = workers;
@@ -99,22 +116,14 @@ TEST_CASE("Many workers prepare windows at once, and each is consumed once, in o
           work->value = window.stream_id * window.stream_id;
           return std::unique_ptr<WindowWork>(std::move(work));
         },
-        [&](const StreamWindow& window, std::unique_ptr<WindowWork> work) {
-          overlapped |= ++consuming > 1;  // one consumer at a time
-          const auto* squared = dynamic_cast<const Squared*>(work.get());
-          REQUIRE(squared != nullptr);
-          CHECK(squared->value == window.stream_id * window.stream_id);
-          seen.push_back(window.stream_id);
-          --consuming;
-        },
-        limits);
+        checking_consumer(consumed), limits);
     for (std::uint64_t id = 0; id < 2000; ++id) queue.push(window_of(id, text_bytes));
     queue.finish();
   }
   CHECK(prepared == 2000);
-  CHECK_FALSE(overlapped);
-  REQUIRE(seen.size() == 2000);
-  for (std::uint64_t id = 0; id < 2000; ++id) CHECK(seen[id] == id);
+  CHECK_FALSE(consumed.overlapped);
+  REQUIRE(consumed.seen.size() == 2000);
+  for (std::uint64_t id = 0; id < 2000; ++id) CHECK(consumed.seen[id] == id);
 }
 
 TEST_CASE("Draining the queue consumes windows fewer than a batch, and the queue goes on", "[stream][queue]") {
@@ -138,9 +147,7 @@ TEST_CASE("A producer that helps prepares windows itself when the queue is full,
   const unsigned workers = GENERATE(1u, 3u);
   const std::thread::id producer = std::this_thread::get_id();
   std::atomic<int> prepared_by_producer{0};
-  std::atomic<int> consuming{0};
-  bool overlapped = false;
-  std::vector<std::uint64_t> seen;
+  Consumed consumed;
   {
     WindowQueue::Limits limits;
     limits.workers = workers;
@@ -155,20 +162,12 @@ TEST_CASE("A producer that helps prepares windows itself when the queue is full,
           work->value = window.stream_id * window.stream_id;
           return std::unique_ptr<WindowWork>(std::move(work));
         },
-        [&](const StreamWindow& window, std::unique_ptr<WindowWork> work) {
-          overlapped |= ++consuming > 1;  // one consumer at a time, whichever thread
-          const auto* squared = dynamic_cast<const Squared*>(work.get());
-          REQUIRE(squared != nullptr);
-          CHECK(squared->value == window.stream_id * window.stream_id);
-          seen.push_back(window.stream_id);
-          --consuming;
-        },
-        limits);
+        checking_consumer(consumed), limits);
     for (std::uint64_t id = 0; id < 400; ++id) queue.push(window_of(id, 100));
     queue.finish();
   }
   CHECK(prepared_by_producer > 0);
-  CHECK_FALSE(overlapped);
-  REQUIRE(seen.size() == 400);
-  for (std::uint64_t id = 0; id < 400; ++id) CHECK(seen[id] == id);
+  CHECK_FALSE(consumed.overlapped);
+  REQUIRE(consumed.seen.size() == 400);
+  for (std::uint64_t id = 0; id < 400; ++id) CHECK(consumed.seen[id] == id);
 }
