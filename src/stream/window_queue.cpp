@@ -3,6 +3,8 @@
 #include <malloc.h>
 
 #include <algorithm>
+#include <iterator>
+#include <utility>
 
 namespace gapscan::stream {
 
@@ -22,6 +24,12 @@ struct WindowQueue::Batch {
 WindowQueue::WindowQueue(Prepare prepare, Consumer consumer, Limits limits)
     : m_prepare(std::move(prepare)), m_consumer(std::move(consumer)), m_limits(limits) {
   m_limits.workers = std::max(1u, m_limits.workers);
+  // The vectors that pass windows between the threads are allocated here, once, by the producer
+  // (which frees them): neither thread frees a block the other allocated (see release()).
+  const std::size_t most = m_limits.max_windows + k_batch_windows;
+  m_pending.reserve(most);
+  m_consumed.reserve(most);
+  m_freeing.reserve(most);
   m_threads.reserve(m_limits.workers);
   for (unsigned i = 0; i < m_limits.workers; ++i) m_threads.emplace_back([this] { run(); });
 }
@@ -36,11 +44,18 @@ WindowQueue::WindowQueue(std::function<void(const StreamWindow&)> consumer, std:
 WindowQueue::~WindowQueue() { finish(); }
 
 void WindowQueue::push(OwnedWindow&& window) {
-  const std::size_t bytes = window.bytes();
+  m_outbox_bytes += window.bytes();
+  m_outbox.push_back(std::move(window));
+  if (m_outbox.size() >= k_batch_windows || m_outbox_bytes >= m_limits.min_batch_bytes) publish();
+}
+
+void WindowQueue::publish() {
+  if (m_outbox.empty()) return;
+  const std::size_t windows = m_outbox.size(), bytes = std::exchange(m_outbox_bytes, 0);
   std::unique_lock lock(m_mutex);
   const auto room = [&] {
     return m_unconsumed == 0 ||
-           (m_unconsumed < m_limits.max_windows && m_unconsumed_bytes + bytes <= m_limits.max_bytes);
+           (m_unconsumed + windows <= m_limits.max_windows && m_unconsumed_bytes + bytes <= m_limits.max_bytes);
   };
   if (!room()) {
     m_producer_waiting = true;  // what is pending, however little, is all there is for a while
@@ -54,33 +69,53 @@ void WindowQueue::push(OwnedWindow&& window) {
     }
     m_producer_waiting = false;
   }
-  ++m_unconsumed;
+  m_unconsumed += windows;
   m_unconsumed_bytes += bytes;
   m_pending_bytes += bytes;
-  m_pending.push_back(std::move(window));
+  if (m_taken > 0 && m_taken >= m_pending.size() / 2) {  // moved-from windows hold no memory
+    m_pending.erase(m_pending.begin(), m_pending.begin() + static_cast<std::ptrdiff_t>(m_taken));
+    m_taken = 0;
+  }
+  std::move(m_outbox.begin(), m_outbox.end(), std::back_inserter(m_pending));
+  m_outbox.clear();
   // A worker is woken only when one waits and a batch's worth is pending: a wake-up per window
   // costs more than analysing a small one.
   const bool wake = m_waiting_workers > 0 && enough_pending();
+  // The consumed windows are freed outside the lock, on this thread, which allocated them.
+  std::move(m_consumed.begin(), m_consumed.end(), std::back_inserter(m_freeing));
+  m_consumed.clear();
+  const std::size_t consumed_bytes = std::exchange(m_consumed_bytes, 0);
   lock.unlock();
   if (wake) m_work.notify_one();
+  free_consumed(m_freeing, consumed_bytes);
+}
+
+void WindowQueue::free_consumed(std::vector<OwnedWindow>& windows, std::size_t bytes) {
+  if (windows.empty()) return;
+  windows.clear();
+  m_trimmer.consumed(bytes);
 }
 
 WindowQueue::Batch WindowQueue::take_batch() {
   Batch batch;
   const std::size_t share = m_pending_bytes / (m_limits.workers + (m_limits.producer_helps ? 1 : 0));
   const std::size_t target = std::max(m_limits.min_batch_bytes, share);
-  while (!m_pending.empty() && (batch.windows.empty() || batch.bytes < target)) {
-    const std::size_t bytes = m_pending.front().bytes();
+  while (m_taken < m_pending.size() && (batch.windows.empty() || batch.bytes < target)) {
+    OwnedWindow& next = m_pending[m_taken++];
+    const std::size_t bytes = next.bytes();
     batch.bytes += bytes;
     m_pending_bytes -= bytes;
-    batch.windows.push_back(std::move(m_pending.front()));
-    m_pending.pop_front();
+    batch.windows.push_back(std::move(next));
+  }
+  if (m_taken == m_pending.size()) {
+    m_pending.clear();  // keeps its buffer, which only the producer allocates
+    m_taken = 0;
   }
   return batch;
 }
 
 bool WindowQueue::takeable() const {
-  return !m_pending.empty() && (enough_pending() || m_producer_waiting || m_flush || m_done);
+  return m_taken < m_pending.size() && (enough_pending() || m_producer_waiting || m_flush || m_done);
 }
 
 void WindowQueue::run() {
@@ -129,9 +164,10 @@ void WindowQueue::work_on(std::unique_lock<std::mutex>& lock) {
 
 void WindowQueue::release(std::unique_lock<std::mutex>& lock, Batch batch) {
   const std::size_t windows = batch.windows.size(), bytes = batch.bytes;
-  batch = Batch{};  // the windows are freed outside the lock
-  m_trimmer.consumed(bytes);
+  batch.work.clear();  // what the preparation allocated is freed here, outside the lock
   lock.lock();
+  std::move(batch.windows.begin(), batch.windows.end(), std::back_inserter(m_consumed));
+  m_consumed_bytes += bytes;
   m_unconsumed -= windows;
   m_unconsumed_bytes -= bytes;
   if (m_producer_waiting) m_not_full.notify_one();
@@ -152,10 +188,11 @@ void WindowQueue::consume_ready(std::unique_lock<std::mutex>& lock) {
 }
 
 bool WindowQueue::enough_pending() const {
-  return m_pending_bytes >= m_limits.min_batch_bytes || m_pending.size() >= k_batch_windows;
+  return m_pending_bytes >= m_limits.min_batch_bytes || m_pending.size() - m_taken >= k_batch_windows;
 }
 
 void WindowQueue::drain() {
+  publish();
   std::unique_lock lock(m_mutex);
   m_flush = true;
   m_work.notify_all();
@@ -164,6 +201,7 @@ void WindowQueue::drain() {
 }
 
 void WindowQueue::finish() {
+  publish();
   {
     std::lock_guard lock(m_mutex);
     if (m_done) return;
@@ -173,6 +211,8 @@ void WindowQueue::finish() {
   for (std::thread& thread : m_threads) {
     if (thread.joinable()) thread.join();
   }
+  free_consumed(m_consumed, std::exchange(m_consumed_bytes, 0));
+  free_consumed(m_freeing, 0);
 }
 
 }  // namespace gapscan::stream
