@@ -488,6 +488,8 @@ void read_in_turn(const ScanConfig& config, const std::vector<source::InputSpec>
   stream::GroupingOptions grouping;
   grouping.idle_timeout = static_cast<DurationNs>(config.idle_timeout_s * 1e9);
   InputAnalyses analyses(prototype, *state.analyzer);
+  stream::BufferPool buffers;  // before the queue: it outlives the windows the queue holds
+  grouping.memory = &buffers;
   const std::unique_ptr<stream::WindowQueue> queue = analyses.queue(config.jobs);
   stream::MemoryTrimmer trimmer;
   stream::StreamTable streams(grouping, [&](stream::OwnedWindow&& window) {

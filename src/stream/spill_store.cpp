@@ -118,12 +118,9 @@ bool SpillStore::append(std::string_view bytes, Chunk& chunk) {
   return true;
 }
 
-bool SpillStore::read(const Chunk& chunk, std::string& out) const {
-  const std::size_t at = out.size();
-  out.resize(at + chunk.length, ' ');
+bool SpillStore::read_into(const Chunk& chunk, char* data) const {
   if (chunk.length == 0) return true;
   const File& file = m_files[chunk.file];
-  char* data = out.data() + at;
   std::size_t length = chunk.length;
   std::uint64_t offset = chunk.offset;
   if (chunk.file == m_current && offset + length > m_buffer_offset) {

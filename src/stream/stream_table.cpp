@@ -8,6 +8,7 @@
 namespace gapscan::stream {
 
 struct StreamTable::Stream {
+  explicit Stream(std::pmr::memory_resource* memory) : entries(memory), text(memory) {}
   std::string key;         // map key: the group key, or "\x01<input>" for a whole-input stream
   std::uint64_t hash = 0;  // of key
   bool keyed = true;
@@ -16,10 +17,10 @@ struct StreamTable::Stream {
   std::uint32_t window_index = 0;
   bool only_carried = false;  // the single entry is the last one of the previous window
   TimeNs last_time = 0;
-  std::vector<Entry> entries;
+  std::pmr::vector<Entry> entries;
   // The entries' text: its first `spilled` bytes are in the spill store (in `chunks`, in
   // order), the rest in `text`. Entry::text_offset counts from the first byte of all of it.
-  std::string text;
+  std::pmr::string text;
   std::uint32_t spilled = 0;
   std::vector<SpillStore::Chunk> chunks;
   List* list = nullptr;
@@ -136,7 +137,10 @@ constexpr std::size_t k_max_spare = 4096;  // closed streams kept for reuse
 constexpr std::size_t k_min_spill = 1024;  // bytes of text a stream needs to have it spilled
 }  // namespace
 
-StreamTable::StreamTable(GroupingOptions options, WindowSink sink) : m_options(options), m_sink(std::move(sink)) {
+StreamTable::StreamTable(GroupingOptions options, WindowSink sink)
+    : m_options(std::move(options)),
+      m_memory(m_options.memory ? m_options.memory : &m_own_memory),
+      m_sink(std::move(sink)) {
   if (m_options.spill) m_spill = std::make_unique<SpillStore>(m_options.spill_directory);
 }
 
@@ -186,7 +190,7 @@ StreamTable::Stream& StreamTable::find_or_open(std::string_view key, SourceId in
   if (Stream* found = m_streams.find(map_key, hash)) return *found;
   std::unique_ptr<Stream> stream;
   if (m_spare.empty()) {
-    stream = std::make_unique<Stream>();
+    stream = std::make_unique<Stream>(m_memory);
   } else {
     stream = std::move(m_spare.back());
     m_spare.pop_back();
@@ -253,17 +257,18 @@ void StreamTable::emit(Stream& stream) {
   // that the next window begins with the gap across the cut.
   forget(stream);
   if (stream.spilled > 0) {
-    std::string all = text_of(stream);
+    std::pmr::string all = text_of(stream);
     release_spilled(stream);
     stream.text.swap(all);
   }
-  OwnedWindow window;
-  window.key = stream.keyed ? stream.key : std::string();
+  OwnedWindow window(m_memory);
+  if (stream.keyed) window.key = stream.key;
   window.input = stream.input;
   window.stream_id = stream.order;
   window.window_index = stream.window_index++;
   Entry carried = stream.entries.back();
-  std::string text(stream.text, carried.text_offset, carried.text_length + carried.fields_length);
+  std::pmr::string text(
+      std::string_view(stream.text).substr(carried.text_offset, carried.text_length + carried.fields_length), m_memory);
   carried.text_offset = 0;
   window.entries.swap(stream.entries);
   window.text.swap(stream.text);
@@ -285,8 +290,8 @@ void StreamTable::close(Stream& stream) {
   // Kept for the next stream to open, with its key's allocation; its buffers are freed, so that
   // what is buffered stays what bytes_of() counts.
   std::unique_ptr<Stream> spare(&stream);
-  std::vector<Entry>().swap(spare->entries);
-  std::string().swap(spare->text);
+  std::pmr::vector<Entry>(m_memory).swap(spare->entries);
+  std::pmr::string(m_memory).swap(spare->text);  // (assigning an empty string would keep the buffer)
   std::vector<SpillStore::Chunk>().swap(spare->chunks);
   if (m_spare.size() < k_max_spare) m_spare.push_back(std::move(spare));
 }
@@ -377,7 +382,7 @@ bool StreamTable::spill(Stream& stream) {
   forget(stream);
   stream.chunks.push_back(chunk);
   stream.spilled += chunk.length;
-  std::string().swap(stream.text);
+  std::pmr::string(m_memory).swap(stream.text);
   count(stream);
   ++m_stats.spills;
   m_stats.spilled_bytes += chunk.length;
@@ -385,8 +390,8 @@ bool StreamTable::spill(Stream& stream) {
   return true;
 }
 
-std::string StreamTable::text_of(const Stream& stream) const {
-  std::string all;
+std::pmr::string StreamTable::text_of(const Stream& stream) const {
+  std::pmr::string all(m_memory);
   all.reserve(stream.spilled + stream.text.size());
   for (const SpillStore::Chunk& chunk : stream.chunks) {
     if (!m_spill->read(chunk, all) && m_stats.spill_error.empty())
@@ -418,7 +423,7 @@ void StreamTable::peek(const std::function<void(const StreamWindow&)>& f) const 
   });
   std::sort(open.begin(), open.end(), [](const Stream* a, const Stream* b) { return a->order < b->order; });
   for (const Stream* stream : open) {
-    const std::string spilled_too = stream->spilled > 0 ? text_of(*stream) : std::string();
+    const std::pmr::string spilled_too = stream->spilled > 0 ? text_of(*stream) : std::pmr::string(m_memory);
     f(StreamWindow{stream->keyed ? std::string_view(stream->key) : std::string_view(), stream->input, stream->order,
                    stream->window_index, stream->entries, stream->spilled > 0 ? spilled_too : stream->text});
   }

@@ -31,9 +31,16 @@ class SpillStore {
   /// Stores `bytes`; false (and nothing stored) when no file can be made or written, after
   /// which every call fails: the caller keeps its text in memory.
   bool append(std::string_view bytes, Chunk& chunk);
-  /// Appends the bytes of `chunk` to `out`; false on a read error (`out` then ends with as
-  /// many spaces instead, so offsets into it stay right).
-  bool read(const Chunk& chunk, std::string& out) const;
+  /// Appends the bytes of `chunk` to `out` (a string); false on a read error (`out` then ends
+  /// with as many spaces instead, so offsets into it stay right).
+  template <typename String>
+  bool read(const Chunk& chunk, String& out) const {
+    const std::size_t at = out.size();
+    out.resize(at + chunk.length, ' ');
+    return read_into(chunk, out.data() + at);
+  }
+  /// Writes the `chunk.length` bytes of `chunk` to `data`; on a read error, spaces and false.
+  bool read_into(const Chunk& chunk, char* data) const;
   /// The bytes of `chunk` are not needed any more.
   void release(const Chunk& chunk);
 

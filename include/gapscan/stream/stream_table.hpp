@@ -3,12 +3,14 @@
 #include <gapscan/core/location.hpp>
 #include <gapscan/core/time.hpp>
 #include <gapscan/parse/record.hpp>
+#include <gapscan/stream/buffer_pool.hpp>
 #include <gapscan/stream/spill_store.hpp>
 
 #include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <memory_resource>
 #include <span>
 #include <string>
 #include <string_view>
@@ -45,14 +47,19 @@ struct StreamWindow {
   }
 };
 
-/// A window that owns its storage: what the stream table hands over.
+/// A window that owns its storage: what the stream table hands over. Its buffers come from the
+/// table's memory resource (GroupingOptions::memory): it must be destroyed on the table's thread
+/// (the window queue does so) and before the resource.
 struct OwnedWindow {
-  std::string key;
+  OwnedWindow() = default;
+  explicit OwnedWindow(std::pmr::memory_resource* memory) : key(memory), entries(memory), text(memory) {}
+
+  std::pmr::string key;
   SourceId input = 0;
   std::uint64_t stream_id = 0;
   std::uint32_t window_index = 0;
-  std::vector<Entry> entries;
-  std::string text;
+  std::pmr::vector<Entry> entries;
+  std::pmr::string text;
 
   StreamWindow view() const { return StreamWindow{key, input, stream_id, window_index, entries, text}; }
   std::size_t bytes() const { return entries.capacity() * sizeof(Entry) + text.capacity() + key.capacity(); }
@@ -72,6 +79,9 @@ struct GroupingOptions {
   std::size_t max_parked = 4096;      ///< flushed streams remembered to carry their last line
   std::size_t max_line_text = 320;    ///< bytes of each line kept for the report and evidence
   std::size_t max_line_fields = 512;  ///< bytes of each line's named fields kept for evidence
+  /// Where the buffers of streams and windows come from (a BufferPool, which must outlive every
+  /// window handed over); null: the table's own pool.
+  std::pmr::memory_resource* memory = nullptr;
 };
 
 struct GroupingStats {
@@ -162,7 +172,7 @@ class StreamTable {
   void enforce_limits(TimeNs now);
   bool spill(Stream& stream);  // its text to the spill store; false when that fails
   void spill_least_recent();
-  std::string text_of(const Stream& stream) const;  // all of it, the spilled bytes read back
+  std::pmr::string text_of(const Stream& stream) const;  // all of it, the spilled bytes read back
   void release_spilled(Stream& stream);
   std::size_t bytes_of(const Stream& stream) const;
   void count(Stream& stream);             // adds its bytes to the buffered count; relinks it as spillable
@@ -170,7 +180,9 @@ class StreamTable {
   void link_spillable(Stream& stream);    // at the end of the spillable list
   void unlink_spillable(Stream& stream);  // if it is in it
 
+  BufferPool m_own_memory;  // first: destroyed last, after every stream's buffers
   GroupingOptions m_options;
+  std::pmr::memory_resource* m_memory;  // options.memory, else m_own_memory
   WindowSink m_sink;
   Index m_streams;
   std::vector<std::unique_ptr<Stream>> m_spare;  // closed streams, kept for reuse (their buffers stay allocated)
