@@ -3,15 +3,34 @@
 #include <bit>
 #include <new>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#endif
+
 namespace gapscan::stream {
 
 namespace {
 constexpr std::size_t k_plain_alignment = __STDCPP_DEFAULT_NEW_ALIGNMENT__;
+
+// A block on a free list is poisoned: AddressSanitizer reports a use after it was given back,
+// as it would for memory from malloc.
+void poison([[maybe_unused]] void* block, [[maybe_unused]] std::size_t size) {
+#if defined(__SANITIZE_ADDRESS__)
+  __asan_poison_memory_region(block, size);
+#endif
 }
+
+void unpoison([[maybe_unused]] void* block, [[maybe_unused]] std::size_t size) {
+#if defined(__SANITIZE_ADDRESS__)
+  __asan_unpoison_memory_region(block, size);
+#endif
+}
+}  // namespace
 
 BufferPool::~BufferPool() {
   for (std::size_t index = 0; index < k_classes; ++index) {
     while (FreeBlock* block = m_free[index]) {
+      unpoison(block, size_of_class(index));
       m_free[index] = block->next;
       ::operator delete(block);
     }
@@ -45,6 +64,7 @@ void* BufferPool::do_allocate(std::size_t bytes, std::size_t alignment) {
   const std::size_t size = size_of_class(index);
   m_handed += size;
   if (FreeBlock* block = m_free[index]) {
+    unpoison(block, size);
     m_free[index] = block->next;
     m_cached -= size;
     return block;
@@ -72,6 +92,7 @@ void BufferPool::do_deallocate(void* block, std::size_t bytes, std::size_t align
   free->next = m_free[index];
   m_free[index] = free;
   m_cached += size;
+  poison(free, size);
 }
 
 }  // namespace gapscan::stream
