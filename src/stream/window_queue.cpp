@@ -60,6 +60,13 @@ void WindowQueue::publish() {
   if (!room()) {
     m_producer_waiting = true;  // what is pending, however little, is all there is for a while
     while (!room()) {
+      if (!m_consumed.empty()) {  // what was consumed meanwhile, freed now: memory stays bounded
+        const std::size_t consumed = take_consumed();
+        lock.unlock();
+        free_taken(consumed);
+        lock.lock();
+        continue;
+      }
       if (m_limits.producer_helps && takeable()) {
         work_on(lock);
         continue;
@@ -81,18 +88,21 @@ void WindowQueue::publish() {
   // A worker is woken only when one waits and a batch's worth is pending: a wake-up per window
   // costs more than analysing a small one.
   const bool wake = m_waiting_workers > 0 && enough_pending();
-  // The consumed windows are freed outside the lock, on this thread, which allocated them.
-  std::move(m_consumed.begin(), m_consumed.end(), std::back_inserter(m_freeing));
-  m_consumed.clear();
-  const std::size_t consumed_bytes = std::exchange(m_consumed_bytes, 0);
+  const std::size_t consumed = take_consumed();
   lock.unlock();
   if (wake) m_work.notify_one();
-  free_consumed(m_freeing, consumed_bytes);
+  free_taken(consumed);
 }
 
-void WindowQueue::free_consumed(std::vector<OwnedWindow>& windows, std::size_t bytes) {
-  if (windows.empty()) return;
-  windows.clear();
+std::size_t WindowQueue::take_consumed() {
+  std::move(m_consumed.begin(), m_consumed.end(), std::back_inserter(m_freeing));
+  m_consumed.clear();
+  return std::exchange(m_consumed_bytes, 0);
+}
+
+void WindowQueue::free_taken(std::size_t bytes) {
+  if (m_freeing.empty()) return;
+  m_freeing.clear();
   m_trimmer.consumed(bytes);
 }
 
@@ -211,8 +221,7 @@ void WindowQueue::finish() {
   for (std::thread& thread : m_threads) {
     if (thread.joinable()) thread.join();
   }
-  free_consumed(m_consumed, std::exchange(m_consumed_bytes, 0));
-  free_consumed(m_freeing, 0);
+  free_taken(take_consumed());  // the workers are gone: no lock needed
 }
 
 }  // namespace gapscan::stream

@@ -106,8 +106,10 @@ class WindowQueue {
   /// at 100 000 requests in flight the two threads spent a sixth of their time waiting on it).
   /// Called outside the lock; returns under it.
   void release(std::unique_lock<std::mutex>& lock, Batch batch);
-  /// Frees consumed windows, on the producer's thread, and counts them for the trimmer.
-  void free_consumed(std::vector<OwnedWindow>& windows, std::size_t bytes);
+  /// Takes the consumed windows for the producer to free (into m_freeing); their bytes. Under the lock.
+  std::size_t take_consumed();
+  /// Frees the windows taken, on the producer's thread, outside the lock; counts them for the trimmer.
+  void free_taken(std::size_t bytes);
 
   Prepare m_prepare;
   Consumer m_consumer;
