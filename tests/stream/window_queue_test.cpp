@@ -4,6 +4,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <memory_resource>
+#include <mutex>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -170,4 +173,75 @@ TEST_CASE("A producer that helps prepares windows itself when the queue is full,
   CHECK_FALSE(consumed.overlapped);
   REQUIRE(consumed.seen.size() == 400);
   for (std::uint64_t id = 0; id < 400; ++id) CHECK(consumed.seen[id] == id);
+}
+
+namespace {
+
+/// A memory resource that notes on which threads its blocks were freed.
+class FreeingThreads final : public std::pmr::memory_resource {
+ public:
+  std::set<std::thread::id> threads() const {
+    std::lock_guard lock(m_mutex);
+    return m_threads;
+  }
+  std::size_t frees() const {
+    std::lock_guard lock(m_mutex);
+    return m_frees;
+  }
+
+ private:
+  void* do_allocate(std::size_t bytes, std::size_t alignment) override {
+    return std::pmr::new_delete_resource()->allocate(bytes, alignment);
+  }
+  void do_deallocate(void* block, std::size_t bytes, std::size_t alignment) override {
+    {
+      std::lock_guard lock(m_mutex);
+      m_threads.insert(std::this_thread::get_id());
+      ++m_frees;
+    }
+    std::pmr::new_delete_resource()->deallocate(block, bytes, alignment);
+  }
+  bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
+
+  mutable std::mutex m_mutex;
+  std::set<std::thread::id> m_threads;
+  std::size_t m_frees = 0;
+};
+
+}  // namespace
+
+TEST_CASE("The window queue frees every window on the thread that pushed it", "[stream][queue]") {
+  // glibc's free of a block that another thread allocated takes that thread's arena lock: the
+  // windows' buffers go back to the producer, which allocated them.
+  const unsigned workers = GENERATE(1u, 3u);
+  const bool helps = GENERATE(false, true);
+  FreeingThreads memory;
+  Consumed consumed;
+  {
+    WindowQueue::Limits limits;
+    limits.workers = workers;
+    limits.max_windows = 16;
+    limits.min_batch_bytes = 1;
+    limits.producer_helps = helps;
+    WindowQueue queue(
+        [&](const StreamWindow& window) {
+          auto work = std::make_unique<Squared>();
+          work->value = window.stream_id * window.stream_id;
+          return std::unique_ptr<WindowWork>(std::move(work));
+        },
+        checking_consumer(consumed), limits);
+    for (std::uint64_t id = 0; id < 500; ++id) {
+      OwnedWindow window(&memory);
+      window.stream_id = id;
+      window.key = "a request id longer than a short string";
+      window.entries.resize(2);
+      window.text.assign(300, 'x');
+      window.entries[0].text_length = 300;
+      queue.push(std::move(window));
+    }
+    queue.finish();
+  }
+  REQUIRE(consumed.seen.size() == 500);
+  CHECK(memory.frees() == 3 * 500);  // key, entries and text of each window
+  CHECK(memory.threads() == std::set<std::thread::id>{std::this_thread::get_id()});
 }
