@@ -6,7 +6,9 @@
 # awk baseline doing gapscan's gap histogram) and `gapscan --output json`. Runs are interleaved
 # round by round; each command's median wall time is reported with MB/s and its speed relative
 # to mawk and to wc -l. gapscan also runs on a file a quarter of the size, to show that its
-# peak RSS does not grow with the input. Results go to <workdir>/results-c<N>.tsv. By default it
+# peak RSS does not grow with the input, and on a quarter-size file whose two halves are six
+# hours apart, to show that it does not grow with the time the log spans either (a day's
+# archive spans hours; the generated logs span minutes). Results go to <workdir>/results-c<N>.tsv. By default it
 # runs at 64, 2 000 and 100 000 requests in flight and ends with one table of the three, then
 # the compressed-input table (bench/compressed.sh).
 #
@@ -89,14 +91,15 @@ if [[ $concurrent == *,* ]]; then
         echo
     done
     echo "all concurrencies (ratios measured in the same invocation; results-c*.tsv in $workdir):"
-    printf '%-11s %9s %9s %9s %9s %10s %22s
-' concurrent MB 'mawk s' 'gapscan s' 'MB/s' 'vs mawk' 'peak RSS (1/4 -> all)'
+    printf '%-11s %9s %9s %9s %9s %10s %22s %14s
+' concurrent MB 'mawk s' 'gapscan s' 'MB/s' 'vs mawk' 'peak RSS (1/4 -> all)' '1/4 over 6 h'
     for f in "${summary[@]}"; do
         mawk -F'\t' -v c="$(basename "$f" .tsv | sed 's/^results-c//')" '
             $1 == "mawk" { mb = $2 / 1e6; tm = $5 }
             $1 == "gapscan" { tg = $5; rate = $6; vs = $7; rss = $9 }
             $1 == "gapscan_quarter" { rq = $9 }
-            END { printf "%-11s %9.0f %9.3f %9.3f %9s %9sx %10.1f -> %.1f MiB\n", c, mb, tm, tg, rate, vs, rq / 1024, rss / 1024 }' "$f"
+            $1 == "gapscan_span" { rs = $9 }
+            END { printf "%-11s %9.0f %9.3f %9.3f %9s %9sx %10.1f -> %.1f MiB %10.1f MiB\n", c, mb, tm, tg, rate, vs, rq / 1024, rss / 1024, rs / 1024 }' "$f"
     done
     if [[ $compressed -eq 1 ]]; then
         args=(--gapscan "$gapscan" --runs "$runs" --workdir "$workdir")
@@ -151,14 +154,15 @@ mkdir -p "$workdir"
 workdir=$(cd "$workdir" && pwd)
 data="$workdir/mwlog-$bytes-c$concurrent-s$seed.log"
 data_quarter="$workdir/mwlog-$quarter_bytes-c$concurrent-s$seed.log"
+data_span="$workdir/mwlog-$quarter_bytes-c$concurrent-s$seed-6h.log"
 rss_file="$workdir/.rss"
 err_file="$workdir/.stderr"
 
 # shellcheck disable=SC2317  # called through the trap
 cleanup() {
-    rm -f "$rss_file" "$err_file" "$data.tmp" "$data_quarter.tmp"
+    rm -f "$rss_file" "$err_file" "$data.tmp" "$data_quarter.tmp" "$data_span.tmp" "$data_span.half"
     if [[ $keep -eq 0 ]]; then
-        rm -f "$data" "$data_quarter"
+        rm -f "$data" "$data_quarter" "$data_span"
     fi
 }
 trap cleanup EXIT
@@ -194,8 +198,27 @@ generate() {   # generate FILE BYTES
     if [[ $file == "$data" ]]; then gen_ns=$((t1 - t0)); fi
 }
 
+# generate_span FILE BYTES: two halves of BYTES / 2, the second (another seed) starting six
+# hours after the first.
+generate_span() {
+    local file=$1 n=$2
+    if [[ -f $file && $file -nt $gen ]]; then
+        echo "reusing $file"
+        return
+    fi
+    echo "generating $file ($n bytes, two halves six hours apart)"
+    "$gen" --size $((n / 2)) --concurrent "$concurrent" --seed "$seed" --output "$file.tmp"
+    "$gen" --size $((n / 2)) --concurrent "$concurrent" --seed $((seed + 1)) \
+        --start "2026-01-01 06:00:00" --output "$file.half"
+    cat "$file.half" >>"$file.tmp"
+    rm -f "$file.half"
+    mv "$file.tmp" "$file"
+}
 generate "$data" "$bytes"
-if [[ $have_gapscan -eq 1 ]]; then generate "$data_quarter" "$quarter_bytes"; fi
+if [[ $have_gapscan -eq 1 ]]; then
+    generate "$data_quarter" "$quarter_bytes"
+    generate_span "$data_span" "$quarter_bytes"
+fi
 file_bytes=$(stat -c %s "$data")
 cat "$data" >/dev/null   # start every command from a warm page cache
 
@@ -245,6 +268,8 @@ done
 if [[ $have_gapscan -eq 1 ]]; then
     cat "$data_quarter" >/dev/null
     timed gapscan_quarter "$workdir/gapscan-quarter.json" "$gapscan" --output json "$data_quarter"
+    cat "$data_span" >/dev/null
+    timed gapscan_span "$workdir/gapscan-span.json" "$gapscan" --output json "$data_span"
 fi
 
 # ---------------------------------------------------------------- report
@@ -296,6 +321,8 @@ if [[ $have_gapscan -eq 1 ]]; then
     quarter_file_bytes=$(stat -c %s "$data_quarter")
     lines_of[gapscan_quarter]=$(wc -l <"$data_quarter")
     row gapscan_quarter 'gapscan (1/4 size)' "$quarter_file_bytes" 1
+    lines_of[gapscan_span]=$(wc -l <"$data_span")
+    row gapscan_span 'gapscan (1/4, 6 h)' "$(stat -c %s "$data_span")" 1
 else
     printf '%-18s %9s   (skipped: no binary at %s)\n' gapscan - "$gapscan"
     printf 'gapscan\t%s\t%s\t0\t\t\t\t\t\tskipped\n' "$file_bytes" "$lines" >>"$tsv"
@@ -313,6 +340,10 @@ if [[ $have_gapscan -eq 1 && $failed -eq 0 ]]; then
         echo "gapscan peak RSS: $(rss_text "${peak[gapscan_quarter]}") on $(calc '%.0f' "$quarter_file_bytes / 1e6") MB" \
             "| $(rss_text "${peak[gapscan]}") on $(calc '%.0f' "$file_bytes / 1e6") MB" \
             "(ratio $(calc '%.2f' "${peak[gapscan]} / ${peak[gapscan_quarter]}"); goal: flat, near 1)"
+        if [[ -n ${peak[gapscan_span]:-} ]]; then
+            echo "gapscan peak RSS over a span of six hours: $(rss_text "${peak[gapscan_span]}")" \
+                "(ratio to the 1/4 file spanning minutes $(calc '%.2f' "${peak[gapscan_span]} / ${peak[gapscan_quarter]}"); goal: near 1)"
+        fi
     else
         echo "gapscan peak RSS: n/a (needs GNU time: apt-get install time)"
     fi

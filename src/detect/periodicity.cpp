@@ -66,44 +66,58 @@ struct Candidate {
   bool catalog;
 };
 
-/// Peaks of the normalised spectrum of onset counts, as periods.
-std::vector<double> spectrum_candidates(const std::vector<TimeNs>& times, double min_period, double max_period,
-                                        const PeriodicityOptions& options) {
-  const double span = static_cast<double>(times.back() - times.front());
-  double bin = min_period / 8;
-  std::size_t bins = 1;
-  while (static_cast<double>(bins) * bin < span) bins <<= 1;
-  while (bins > options.max_bins) {
-    bins >>= 1;
-    bin *= 2;
-  }
-  if (bins < 64) return {};
-  std::vector<double> counts(bins, 0.0);
-  for (TimeNs t : times) {
-    const auto i = static_cast<std::size_t>(static_cast<double>(t - times.front()) / bin);
-    counts[std::min(i, bins - 1)] += 1;
-  }
-  const double mean = static_cast<double>(times.size()) / static_cast<double>(bins);
-  for (double& c : counts) c -= mean;
-  Eigen::FFT<double> fft;
+/// The power spectrum of onset counts in `bins` bins of `bin` ns, bins 0 .. bins/2 - 1 (bin 0
+/// left at zero). Memory: the counts, then the half spectrum of a real transform and the
+/// transform's twiddles (about 3.5 doubles per bin at once), each freed when done with.
+std::vector<double> power_spectrum(const std::vector<TimeNs>& times, double bin, std::size_t bins) {
   std::vector<std::complex<double>> spectrum;
-  fft.fwd(spectrum, counts);
+  {
+    std::vector<double> counts(bins, 0.0);
+    for (TimeNs t : times) {
+      const auto i = static_cast<std::size_t>(static_cast<double>(t - times.front()) / bin);
+      counts[std::min(i, bins - 1)] += 1;
+    }
+    const double mean = static_cast<double>(times.size()) / static_cast<double>(bins);
+    for (double& c : counts) c -= mean;
+    Eigen::FFT<double> fft;
+    fft.SetFlag(Eigen::FFT<double>::HalfSpectrum);  // the other half mirrors it: not computed
+    fft.fwd(spectrum, counts);
+  }
   const std::size_t half = bins / 2;
   std::vector<double> power(half, 0.0);
   for (std::size_t k = 1; k < half; ++k) power[k] = std::norm(spectrum[k]);
+  return power;
+}
+
+/// Peaks of the normalised spectrum of onset counts, as periods.
+std::vector<double> spectrum_candidates(const std::vector<TimeNs>& times, double min_period, double max_period,
+                                        const PeriodicityOptions& options) {
+  const SpectrumGrid grid = spectrum_grid(static_cast<double>(times.back() - times.front()), options);
+  const double bin = grid.bin_ns;
+  const std::size_t bins = grid.bins;
+  if (bins < 64) return {};
+  std::vector<double> normalised = power_spectrum(times, bin, bins);
+  const std::size_t half = bins / 2;
   // Normalise by the median power of the surrounding 128 bins (a robust local background,
-  // piecewise constant over blocks of 32 bins to keep it cheap).
-  std::vector<double> normalised(half, 0.0), window;
-  for (std::size_t block = 0; block * 32 < half; ++block) {
+  // piecewise constant over blocks of 32 bins to keep it cheap): the medians first, then the
+  // powers are divided in place.
+  std::vector<double> medians((half + 31) / 32, 0.0), window;
+  for (std::size_t block = 0; block < medians.size(); ++block) {
     const std::size_t centre = block * 32 + 16;
     const std::size_t lo = centre > 64 ? centre - 64 : 1, hi = std::min(half - 1, centre + 64);
-    if (hi <= lo) continue;
-    window.assign(power.begin() + static_cast<std::ptrdiff_t>(lo), power.begin() + static_cast<std::ptrdiff_t>(hi) + 1);
-    std::nth_element(window.begin(), window.begin() + static_cast<std::ptrdiff_t>(window.size() / 2), window.end());
-    const double median = window[window.size() / 2];
-    for (std::size_t k = std::max<std::size_t>(1, block * 32); k < std::min(half, block * 32 + 32); ++k) {
-      normalised[k] = median > 0 ? power[k] / (median / std::log(2.0)) : 0;
+    if (hi <= lo) {
+      medians[block] = -1;  // no background: the block stays at zero
+      continue;
     }
+    window.assign(normalised.begin() + static_cast<std::ptrdiff_t>(lo),
+                  normalised.begin() + static_cast<std::ptrdiff_t>(hi) + 1);
+    std::nth_element(window.begin(), window.begin() + static_cast<std::ptrdiff_t>(window.size() / 2), window.end());
+    medians[block] = window[window.size() / 2];
+  }
+  normalised[0] = 0;
+  for (std::size_t k = 1; k < half; ++k) {
+    const double median = medians[k / 32];
+    normalised[k] = median > 0 ? normalised[k] / (median / std::log(2.0)) : 0;
   }
   const double duration = static_cast<double>(bins) * bin;
   std::vector<std::pair<double, double>> peaks;  // (normalised power, period)
@@ -383,6 +397,17 @@ double beat_offset(const Periodicity& p, TimeNs t) {
   const double origin = static_cast<double>(p.reference % whole);
   const double turns = std::fmod(static_cast<double>(t - p.reference) + origin - p.phase_ns, p.period_ns) / p.period_ns;
   return turns - std::round(turns);
+}
+
+SpectrumGrid spectrum_grid(double span_ns, const PeriodicityOptions& options) {
+  SpectrumGrid grid;
+  grid.bin_ns = options.min_period_ns / 8;
+  while (static_cast<double>(grid.bins) * grid.bin_ns < span_ns) grid.bins <<= 1;
+  while (grid.bins > std::max<std::size_t>(options.max_bins, 1)) {
+    grid.bins >>= 1;
+    grid.bin_ns *= 2;
+  }
+  return grid;
 }
 
 std::vector<Periodicity> find_periodicity(std::vector<TimeNs> times, const PeriodicityOptions& options) {

@@ -58,6 +58,44 @@ TEST_CASE("A period that is not in the catalog comes from the spectrum", "[detec
   CHECK_FALSE(found.front().from_catalog);
 }
 
+TEST_CASE("The spectrum's size does not grow with the span, its bins do", "[detect][periodicity]") {
+  const PeriodicityOptions options;
+  const double fine = options.min_period_ns / 8;
+  for (double span : {1e6, 60e9, 164e9, 600e9, 3600e9, 86400e9, 30 * 86400e9}) {
+    INFO("span " << span / 1e9 << " s");
+    const SpectrumGrid grid = spectrum_grid(span, options);
+    CHECK(grid.bins <= options.max_bins);
+    CHECK((grid.bins & (grid.bins - 1)) == 0);
+    CHECK(static_cast<double>(grid.bins) * grid.bin_ns >= span);
+    // The finest bins while they cover the span; then as many bins as allowed, each twice as
+    // wide until they do.
+    if (static_cast<double>(options.max_bins) * fine >= span) {
+      CHECK(grid.bin_ns == fine);
+    } else {
+      CHECK(grid.bins == options.max_bins);
+      CHECK(static_cast<double>(grid.bins) * grid.bin_ns < 2 * span);
+    }
+  }
+}
+
+TEST_CASE("A period outside the catalog is found in a log spanning six hours, on coarser bins",
+          "[detect][periodicity]") {
+  Random random(23);
+  std::vector<TimeNs> times;
+  const double period = 2.37e9, hours = 6;
+  for (int k = 0; k * period < hours * 3600e9; ++k) {
+    if (random.uniform() < 0.4) continue;
+    times.push_back(k_start + static_cast<TimeNs>(k * period + 4e6 * random.normal()));
+  }
+  poisson(random, times, 0.3, hours * 3600);
+  const PeriodicityOptions options;
+  REQUIRE(spectrum_grid(hours * 3600e9, options).bin_ns > options.min_period_ns / 8);  // coarser bins indeed
+  const auto found = find_periodicity(times, options);
+  REQUIRE_FALSE(found.empty());
+  CHECK(std::abs(found.front().period_ns / period - 1) < 0.001);
+  CHECK_FALSE(found.front().from_catalog);
+}
+
 TEST_CASE("No period in Poisson or bursty events: the false-positive rate stays near alpha", "[detect][periodicity]") {
   int poisson_hits = 0, bursty_hits = 0;
   const int replicates = 200;

@@ -37,7 +37,9 @@ struct PeriodicityOptions {
   std::size_t min_beats = 8;  ///< a period must fit this many times into the span
   std::size_t blocks = 16;
   std::size_t spectrum_peaks = 8;
-  std::size_t max_bins = std::size_t{1} << 20;  ///< spectrum size; longer spans get coarser bins
+  /// Spectrum size: longer spans get coarser bins. The spectrum takes about 28 bytes per bin
+  /// while it is computed (3.7 MB here), once per scan and in each long stream's clock test.
+  std::size_t max_bins = std::size_t{1} << 17;
   std::vector<double> catalog_periods_ns = {100e6, 1e9, 5e9, 10e9, 15e9, 30e9, 60e9};
   unsigned threads = 1;  ///< candidates refined at once (the result is the same for any number)
 };
@@ -61,6 +63,14 @@ struct Periodicity {
 /// from the reference onset, so that the period's last digits are not multiplied by the
 /// periods since 1970.
 double beat_offset(const Periodicity& p, TimeNs t);
+
+/// The spectrum's bins for onsets spanning `span_ns`: min_period_ns / 8 wide, as many as
+/// cover the span (a power of two), but at most max_bins, wider bins covering a longer span.
+struct SpectrumGrid {
+  double bin_ns = 0;
+  std::size_t bins = 1;
+};
+SpectrumGrid spectrum_grid(double span_ns, const PeriodicityOptions& options);
 
 /// Clock-locked periods in `times` (ns, any order), most significant first.
 std::vector<Periodicity> find_periodicity(std::vector<TimeNs> times, const PeriodicityOptions& options);
