@@ -262,7 +262,7 @@ Expected<std::shared_ptr<const std::vector<parse::FormatInfo>>> load_user_format
 InputResult read_records(std::unique_ptr<source::ByteSource> bytes, SourceId id, parse::ReaderOptions options,
                          const RecordCallback& on_record, ParallelParse parallel) {
   // Smaller reads when lines are parsed on other threads: the batches in flight keep buffers.
-  source::LineReader reader(std::move(bytes), parallel.threads > 0 ? ParallelParse::k_batch_bytes : 1u << 20);
+  source::LineReader reader(std::move(bytes), parallel.threads > 0 ? ParallelParse::k_batch_bytes : 256u << 10);
   parse::RecordReader records(options);
   parse::Record record;
   InputResult result;

@@ -12,7 +12,7 @@
 namespace gapscan::stream {
 
 namespace {
-constexpr std::size_t k_buffer_bytes = std::size_t{1} << 20;  // appends are written in pieces of this size
+constexpr std::size_t k_buffer_bytes = std::size_t{256} << 10;  // appends are written in pieces of this size
 
 /// Calls `io` (pread or pwrite) until all `size` bytes at `offset` are done; false on an error
 /// or the end of the file.
