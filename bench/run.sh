@@ -8,9 +8,9 @@
 # to mawk and to wc -l. gapscan also runs on a file a quarter of the size, to show that its
 # peak RSS does not grow with the input, and on a quarter-size file whose two halves are six
 # hours apart, to show that it does not grow with the time the log spans either (a day's
-# archive spans hours; the generated logs span minutes). Results go to <workdir>/results-c<N>.tsv. By default it
-# runs at 64, 2 000 and 100 000 requests in flight and ends with one table of the three, then
-# the compressed-input table (bench/compressed.sh).
+# archive spans hours; the generated logs span minutes). Results go to
+# <workdir>/results-c<N>.tsv. By default it runs at 64, 2 000 and 100 000 requests in flight and
+# ends with one table of the three, then the compressed-input table (bench/compressed.sh).
 #
 # Figures are ratios against baselines measured in the same invocation: compare those, not
 # absolute times, across machines.

@@ -261,8 +261,9 @@ Expected<std::shared_ptr<const std::vector<parse::FormatInfo>>> load_user_format
 
 InputResult read_records(std::unique_ptr<source::ByteSource> bytes, SourceId id, parse::ReaderOptions options,
                          const RecordCallback& on_record, ParallelParse parallel) {
-  // Smaller reads when lines are parsed on other threads: the batches in flight keep buffers.
-  source::LineReader reader(std::move(bytes), parallel.threads > 0 ? ParallelParse::k_batch_bytes : 256u << 10);
+  // Reads no larger than a parse batch (ParallelParse::k_batch_bytes): batches in flight keep buffers.
+  static_assert(source::LineReader::k_default_chunk <= ParallelParse::k_batch_bytes);
+  source::LineReader reader(std::move(bytes));
   parse::RecordReader records(options);
   parse::Record record;
   InputResult result;

@@ -114,7 +114,6 @@ std::vector<double> spectrum_candidates(const std::vector<TimeNs>& times, double
     std::nth_element(window.begin(), window.begin() + static_cast<std::ptrdiff_t>(window.size() / 2), window.end());
     medians[block] = window[window.size() / 2];
   }
-  normalised[0] = 0;
   for (std::size_t k = 1; k < half; ++k) {
     const double median = medians[k / 32];
     normalised[k] = median > 0 ? normalised[k] / (median / std::log(2.0)) : 0;
