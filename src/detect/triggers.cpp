@@ -134,17 +134,20 @@ std::vector<TriggerAligner::LineMatch> TriggerAligner::find_lines(const stream::
   const std::size_t first = window.window_index > 0 ? 1 : 0;
   if (m_specs.empty() || first >= window.entries.size()) return found;
   const std::shared_ptr<const Prefilter> filter = prefilter();
-  std::vector<std::size_t> hits;  // byte offsets of candidate matches
+  std::vector<Prefilter::Candidate> hits;  // candidate matches: where, and which atom
   filter->candidates(window.text, window.entries[first].text_offset, hits);
-  std::sort(hits.begin(), hits.end());
-  std::vector<int> potentials;
-  std::size_t i = first, last_checked = SIZE_MAX;
-  for (std::size_t hit : hits) {
-    while (i + 1 < window.entries.size() && window.entries[i + 1].text_offset <= hit) ++i;
-    if (i == last_checked) continue;
-    last_checked = i;
+  std::sort(hits.begin(), hits.end(), [](const auto& a, const auto& b) { return a.offset < b.offset; });
+  // The atoms found on a line say which patterns to try on it (an atom running on into the
+  // next line may add a pattern, which RE2 then rules out on the line).
+  std::vector<int> atoms, potentials;
+  std::size_t i = first;
+  for (std::size_t h = 0; h < hits.size();) {
+    while (i + 1 < window.entries.size() && window.entries[i + 1].text_offset <= hits[h].offset) ++i;
+    const std::size_t line_end = i + 1 < window.entries.size() ? window.entries[i + 1].text_offset : SIZE_MAX;
+    atoms.clear();
+    for (; h < hits.size() && hits[h].offset < line_end; ++h) atoms.push_back(hits[h].atom);
+    filter->potentials_of(atoms, potentials);
     const std::string_view text = window.line_text(window.entries[i]);
-    filter->potentials(text, potentials);
     for (const int potential : potentials) {
       if (m_regexes[static_cast<std::size_t>(potential)].search(text))
         found.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(potential)});

@@ -72,6 +72,17 @@ TEST_CASE("The prefilter finds every line a pattern matches, and names the patte
       CHECK(std::find(potentials.begin(), potentials.end(), static_cast<int>(p)) != potentials.end());
     }
     CHECK(std::find(potentials.begin(), potentials.end(), 5) == potentials.end());
+    // The atoms a scan finds on the line name the same patterns, twice over (the second time
+    // from the cache), whatever else the scan reports.
+    std::vector<Prefilter::Candidate> hits;
+    filter.candidates(lines[l], 0, hits);
+    for (int round = 0; round < 2; ++round) {
+      std::vector<int> atoms = {Prefilter::k_unfiltered};
+      for (const Prefilter::Candidate& hit : hits) atoms.push_back(hit.atom);
+      std::vector<int> of_atoms;
+      filter.potentials_of(atoms, of_atoms);
+      CHECK(of_atoms == potentials);
+    }
   }
   CHECK_FALSE(std::binary_search(found.begin(), found.end(), starts[4]));  // "nothing to see here"
   std::vector<int> potentials;
@@ -133,6 +144,23 @@ TEST_CASE("The prefilter finds every occurrence of its atoms, at any start and u
     std::sort(found.begin(), found.end());
     INFO(text << " from " << from);
     CHECK(found == expected);
+    // With the atoms: the same places, and each atom names the literal that is there.
+    std::vector<Prefilter::Candidate> hits;
+    filter.candidates(text, from, hits);
+    std::vector<std::size_t> places;
+    for (const Prefilter::Candidate& hit : hits) {
+      places.push_back(hit.offset);
+      std::vector<int> atoms = {hit.atom}, patterns;
+      filter.potentials_of(atoms, patterns);
+      REQUIRE(patterns.size() == 1);
+      const std::string& literal = literals[static_cast<std::size_t>(patterns[0])];
+      REQUIRE(hit.offset + literal.size() <= text.size());
+      for (std::size_t k = 0; k < literal.size(); ++k)
+        CHECK(std::tolower(static_cast<unsigned char>(text[hit.offset + k])) ==
+              std::tolower(static_cast<unsigned char>(literal[k])));
+    }
+    std::sort(places.begin(), places.end());
+    CHECK(places == expected);
   }
 }
 

@@ -32,9 +32,24 @@ class Prefilter {
   /// (the start of an atom, or of a match of a pattern without atoms), in no particular order.
   void candidates(std::string_view text, std::size_t from, std::vector<std::size_t>& offsets) const;
 
+  /// A candidate with what was found there: an atom (index into the atoms), or k_unfiltered
+  /// for the start of a match of the patterns without atoms.
+  struct Candidate {
+    std::size_t offset;
+    int atom;
+  };
+  static constexpr int k_unfiltered = -1;
+  /// As above, with the atom found at each offset.
+  void candidates(std::string_view text, std::size_t from, std::vector<Candidate>& found) const;
+
   /// The indices (into the constructor's `patterns`) of the patterns that may match `line`,
   /// ascending.
   void potentials(std::string_view line, std::vector<int>& patterns) const;
+  /// The same for a text holding `atoms` (indices, as Candidate::atom; sorted and made unique
+  /// here): the patterns whose atoms they satisfy, and those without atoms. The answer for
+  /// each set of atoms is remembered (up to 4 096 sets, shared by all threads): the lines of a
+  /// log hold few different sets.
+  void potentials_of(std::vector<int>& atoms, std::vector<int>& patterns) const;
 
   /// Re-files each atom under the byte pair that `sample` (text of the log being read) holds
   /// least of. Until then pairs are ranked by how common their bytes are in logs in general;
