@@ -63,14 +63,14 @@ int main(int argc, char** argv) {
   }
   double best = 1e99;
   std::size_t found = 0;
-  std::vector<std::size_t> offsets;
+  std::vector<gapscan::Prefilter::Candidate> hits;
   for (int run = 0; run < runs; ++run) {
     found = 0;
     const auto start = std::chrono::steady_clock::now();
     for (std::string_view window : windows) {
-      offsets.clear();
-      prefilter.candidates(window, 0, offsets);
-      found += offsets.size();
+      hits.clear();
+      prefilter.candidates(window, 0, hits);
+      found += hits.size();
     }
     best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }

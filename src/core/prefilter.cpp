@@ -240,31 +240,16 @@ void Prefilter::scan(std::string_view text, std::size_t from, Found&& found) con
   }
 }
 
-namespace {
-/// Calls found(start) at the start of every match of `unfiltered` in text[from, end).
-template <typename Found>
-void each_unfiltered_match(const RE2* unfiltered, std::string_view text, std::size_t from, Found&& found) {
-  if (unfiltered == nullptr || from > text.size()) return;
-  re2::StringPiece whole(text.data(), text.size()), match;
-  std::size_t at = from;
-  while (at <= text.size() && unfiltered->Match(whole, at, text.size(), RE2::UNANCHORED, &match, 1)) {
-    const auto begin = static_cast<std::size_t>(match.data() - text.data());
-    found(begin);
-    at = std::max(begin + match.size(), begin + 1);
-  }
-}
-}  // namespace
-
-void Prefilter::candidates(std::string_view text, std::size_t from, std::vector<std::size_t>& offsets) const {
-  scan(text, from, [&](std::uint32_t, std::size_t start) { offsets.push_back(start); });
-  each_unfiltered_match(m_impl->unfiltered.get(), text, from, [&](std::size_t start) { offsets.push_back(start); });
-}
-
 void Prefilter::candidates(std::string_view text, std::size_t from, std::vector<Candidate>& found) const {
   scan(text, from, [&](std::uint32_t atom, std::size_t start) { found.push_back({start, static_cast<int>(atom)}); });
-  each_unfiltered_match(m_impl->unfiltered.get(), text, from, [&](std::size_t start) {
-    found.push_back({start, k_unfiltered});
-  });
+  if (!m_impl->unfiltered || from > text.size()) return;
+  re2::StringPiece whole(text.data(), text.size()), match;
+  std::size_t at = from;
+  while (at <= text.size() && m_impl->unfiltered->Match(whole, at, text.size(), RE2::UNANCHORED, &match, 1)) {
+    const auto begin = static_cast<std::size_t>(match.data() - text.data());
+    found.push_back({begin, k_unfiltered});
+    at = std::max(begin + match.size(), begin + 1);
+  }
 }
 
 void Prefilter::potentials(std::string_view line, std::vector<int>& patterns) const {

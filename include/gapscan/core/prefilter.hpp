@@ -28,18 +28,15 @@ class Prefilter {
   Prefilter(Prefilter&&) noexcept;
   Prefilter& operator=(Prefilter&&) noexcept;
 
-  /// Appends to `offsets` the byte offsets in text[from, end) at which a pattern may match
-  /// (the start of an atom, or of a match of a pattern without atoms), in no particular order.
-  void candidates(std::string_view text, std::size_t from, std::vector<std::size_t>& offsets) const;
-
-  /// A candidate with what was found there: an atom (index into the atoms), or k_unfiltered
-  /// for the start of a match of the patterns without atoms.
+  /// A place where a pattern may match, and what was found there: an atom (index into the
+  /// atoms), or k_unfiltered for the start of a match of the patterns without atoms.
   struct Candidate {
     std::size_t offset;
     int atom;
   };
   static constexpr int k_unfiltered = -1;
-  /// As above, with the atom found at each offset.
+  /// Appends to `found` the places in text[from, end) at which a pattern may match (the start
+  /// of an atom, or of a match of a pattern without atoms), in no particular order.
   void candidates(std::string_view text, std::size_t from, std::vector<Candidate>& found) const;
 
   /// The indices (into the constructor's `patterns`) of the patterns that may match `line`,
