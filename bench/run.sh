@@ -3,7 +3,9 @@
 #
 # Generates one synthetic MediaWiki line log (bench/gen_mwlog.cpp), then times, on that same
 # file and in this one invocation: `wc -l` (the I/O floor), `mawk -f bench/gap_hist.awk` (the
-# awk baseline doing gapscan's gap histogram) and `gapscan --output json`. Runs are interleaved
+# awk baseline doing gapscan's gap histogram), bench/gap_hist_floor (the awk program's job in
+# plain C++ on every processor: the floor under any tool that does at least that job; its
+# output must be mawk's, byte for byte) and `gapscan --output json`. Runs are interleaved
 # round by round; each command's median wall time is reported with MB/s and its speed relative
 # to mawk and to wc -l. gapscan also runs on a file a quarter of the size, to show that its
 # peak RSS does not grow with the input, and on a quarter-size file whose two halves are six
@@ -91,16 +93,18 @@ if [[ $concurrent == *,* ]]; then
         echo
     done
     echo "all concurrencies (ratios measured in the same invocation; results-c*.tsv in $workdir):"
-    printf '%-11s %9s %9s %9s %9s %10s %22s %14s
-' concurrent MB 'mawk s' 'gapscan s' 'MB/s' 'vs mawk' 'peak RSS (1/4 -> all)' '1/4 over 6 h'
+    printf '%-11s %9s %9s %9s %9s %10s %10s %22s %14s
+' concurrent MB 'mawk s' 'gapscan s' 'MB/s' 'vs mawk' 'floor' 'peak RSS (1/4 -> all)' '1/4 over 6 h'
     for f in "${summary[@]}"; do
         mawk -F'\t' -v c="$(basename "$f" .tsv | sed 's/^results-c//')" '
             $1 == "mawk" { mb = $2 / 1e6; tm = $5 }
             $1 == "gapscan" { tg = $5; rate = $6; vs = $7; rss = $9 }
             $1 == "gapscan_quarter" { rq = $9 }
             $1 == "gapscan_span" { rs = $9 }
-            END { printf "%-11s %9.0f %9.3f %9.3f %9s %9sx %10.1f -> %.1f MiB %10.1f MiB\n", c, mb, tm, tg, rate, vs, rq / 1024, rss / 1024, rs / 1024 }' "$f"
+            $1 == "floor" { fl = $7 }
+            END { printf "%-11s %9.0f %9.3f %9.3f %9s %9sx %9sx %10.1f -> %.1f MiB %10.1f MiB\n", c, mb, tm, tg, rate, vs, fl, rq / 1024, rss / 1024, rs / 1024 }' "$f"
     done
+    echo "(floor: bench/gap_hist_floor, the awk program's job alone in C++ on every processor, vs mawk)"
     if [[ $compressed -eq 1 ]]; then
         args=(--gapscan "$gapscan" --runs "$runs" --workdir "$workdir")
         [[ $keep -eq 1 ]] && args+=(--keep)
@@ -174,6 +178,13 @@ if [[ ! -x $gen || $here/gen_mwlog.cpp -nt $gen ]]; then
     command -v g++ >/dev/null || die "g++ not found; install it with: apt-get install g++"
     echo "building $gen"
     g++ -O2 -std=c++20 -o "$gen" "$here/gen_mwlog.cpp"
+fi
+
+floor_bin="$workdir/gap_hist_floor"
+if [[ ! -x $floor_bin || $here/gap_hist_floor.cpp -nt $floor_bin ]]; then
+    command -v g++ >/dev/null || die "g++ not found; install it with: apt-get install g++"
+    echo "building $floor_bin"
+    g++ -O2 -std=c++20 -pthread -o "$floor_bin" "$here/gap_hist_floor.cpp"
 fi
 
 now_ns() { date +%s%N; }
@@ -261,6 +272,7 @@ echo "timing $runs runs each on $data"
 for ((round = 1; round <= runs; round++)); do
     timed wc "$workdir/wc.out" wc -l "$data"
     timed mawk "$workdir/gap_hist.tsv" mawk -f "$here/gap_hist.awk" "$data"
+    timed floor "$workdir/gap_hist_floor.tsv" "$floor_bin" --threads "$(nproc)" "$data"
     if [[ $have_gapscan -eq 1 ]]; then
         timed gapscan "$workdir/gapscan.json" "$gapscan" --output json "$data"
     fi
@@ -273,6 +285,12 @@ if [[ $have_gapscan -eq 1 ]]; then
 fi
 
 # ---------------------------------------------------------------- report
+
+# The floor program does the awk program's job: it must give the same histogram.
+if [[ ${status[floor]} == 0 ]] && ! cmp -s "$workdir/gap_hist.tsv" "$workdir/gap_hist_floor.tsv"; then
+    echo "warning: bench/gap_hist_floor's output differs from mawk's ($workdir/gap_hist_floor.tsv)" >&2
+    status[floor]=1
+fi
 
 lines=$(mawk '{ print $1 }' "$workdir/wc.out")
 t_wc=$(median "${times[wc]}")
@@ -290,7 +308,7 @@ echo
 echo "gapscan benchmark: $(calc '%.1f' "$file_bytes / 1e6") MB, $lines lines, --concurrent $concurrent," \
     "seed $seed; median of $runs runs (wall time)"
 echo "machine: $(nproc) CPU(s)${cpu:+, $cpu}; $(mawk -W version 2>&1 | head -n 1)"
-printf '%-18s %9s %9s %9s %9s %12s\n' command median_s MB/s 'vs mawk' 'vs wc -l' 'peak RSS'
+printf '%-21s %9s %9s %9s %9s %12s\n' command median_s MB/s 'vs mawk' 'vs wc -l' 'peak RSS'
 
 failed=0
 row() {   # row NAME LABEL BYTES RUNS [same-file]: ratios only for runs on the main file
@@ -307,15 +325,16 @@ row() {   # row NAME LABEL BYTES RUNS [same-file]: ratios only for runs on the m
         failed=1
         note="  FAILED (exit ${status[$name]})"
     fi
-    printf '%-18s %9s %9s %9s %9s %12s%s\n' "$label" "$secs" "$mbps" "${vs_mawk:+${vs_mawk}x}" \
+    printf '%-21s %9s %9s %9s %9s %12s%s\n' "$label" "$secs" "$mbps" "${vs_mawk:+${vs_mawk}x}" \
         "${vs_wc:+${vs_wc}x}" "$(rss_text "$rss")" "$note"
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$nbytes" "${lines_of[$name]}" \
         "$nruns" "$secs" "$mbps" "$vs_mawk" "$vs_wc" "$rss" "${status[$name]}" >>"$tsv"
 }
 
-declare -A lines_of=([wc]=$lines [mawk]=$lines [gapscan]=$lines)
+declare -A lines_of=([wc]=$lines [mawk]=$lines [floor]=$lines [gapscan]=$lines)
 row wc 'wc -l' "$file_bytes" "$runs" same-file
 row mawk 'mawk gap_hist.awk' "$file_bytes" "$runs" same-file
+row floor 'floor (awk job, C++)' "$file_bytes" "$runs" same-file
 if [[ $have_gapscan -eq 1 ]]; then
     row gapscan 'gapscan' "$file_bytes" "$runs" same-file
     quarter_file_bytes=$(stat -c %s "$data_quarter")
@@ -324,7 +343,7 @@ if [[ $have_gapscan -eq 1 ]]; then
     lines_of[gapscan_span]=$(wc -l <"$data_span")
     row gapscan_span 'gapscan (1/4, 6 h)' "$(stat -c %s "$data_span")" 1
 else
-    printf '%-18s %9s   (skipped: no binary at %s)\n' gapscan - "$gapscan"
+    printf '%-21s %9s   (skipped: no binary at %s)\n' gapscan - "$gapscan"
     printf 'gapscan\t%s\t%s\t0\t\t\t\t\t\tskipped\n' "$file_bytes" "$lines" >>"$tsv"
 fi
 if [[ -n $gen_ns ]]; then
@@ -335,7 +354,8 @@ fi
 
 echo
 if [[ $have_gapscan -eq 1 && $failed -eq 0 ]]; then
-    echo "gapscan speed vs mawk: $(calc '%.2f' "$t_mawk / $(median "${times[gapscan]}")")x (goal: at least 10x)"
+    echo "gapscan speed vs mawk: $(calc '%.2f' "$t_mawk / $(median "${times[gapscan]}")")x (goal: at least 10x;" \
+        "the awk job alone in C++ on $(nproc) processor(s): $(calc '%.2f' "$t_mawk / $(median "${times[floor]}")")x)"
     if [[ -n ${peak[gapscan]:-} && -n ${peak[gapscan_quarter]:-} ]]; then
         echo "gapscan peak RSS: $(rss_text "${peak[gapscan_quarter]}") on $(calc '%.0f' "$quarter_file_bytes / 1e6") MB" \
             "| $(rss_text "${peak[gapscan]}") on $(calc '%.0f' "$file_bytes / 1e6") MB" \
