@@ -102,6 +102,7 @@ TEST_CASE("Above the memory budget finished streams are handed over and parked",
   options.max_buffered_bytes = 4096;
   options.spill = false;
   options.max_parked = 3;
+  options.max_parked_in_flight = 3;  // the requests below have not ended by the pauses seen (too few)
   Harness h(options);
   const std::string line(100, 'x');
   const std::vector<std::string> keys = {"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9"};
@@ -114,6 +115,41 @@ TEST_CASE("Above the memory budget finished streams are handed over and parked",
   const std::map<std::string, std::vector<TimeNs>> by_key = lines_by_request(h.windows);
   REQUIRE(by_key.size() == 10);
   for (const auto& [key, times] : by_key) CHECK(times.size() == 20);
+}
+
+TEST_CASE(
+    "With more requests in flight than max_parked none is cut in two, and parked ones that have ended are forgotten",
+    "[stream]") {
+  GroupingOptions options;
+  options.max_buffered_bytes = 16u << 10;  // a few dozen lines
+  options.spill = false;
+  options.max_parked = 8;
+  Harness h(options);
+  const std::string line(100, 'x');
+  // 200 requests in flight, 20 lines each, a line of each every 1 000 ns: they are handed over
+  // early, line by line, and parked between their lines, far more than max_parked at once.
+  for (TimeNs k = 0; k < 20; ++k)
+    for (TimeNs r = 0; r < 200; ++r) h.add("live" + std::to_string(r), k * 1000 + r, line);
+  CHECK(h.table.stats().early_flushes > 0);
+  CHECK(h.table.stats().forgotten == 0);
+  // Then, a millisecond later, requests one after another: those 200 have ended (idle for far
+  // longer than any pause inside a request), and go once more than max_parked are parked.
+  for (TimeNs q = 0; q < 50; ++q)
+    for (TimeNs k = 0; k < 30; ++k) h.add("later" + std::to_string(q), 1'000'000 + (q * 30 + k) * 1000, line);
+  CHECK(h.table.stats().forgotten >= 190);
+  h.table.finish();
+  // Each request is one stream: one first window, and its lines all there (a later window
+  // begins with the line the one before ended with).
+  std::map<std::string, int> first_windows;
+  for (const Seen& w : h.windows)
+    if (w.index == 0) ++first_windows[w.key];
+  const std::map<std::string, std::vector<TimeNs>> by_key = lines_by_request(h.windows);
+  REQUIRE(by_key.size() == 250);
+  for (const auto& [key, times] : by_key) {
+    INFO(key);
+    CHECK(first_windows[key] == 1);
+    CHECK(times.size() == (key.starts_with("live") ? 20u : 30u));
+  }
 }
 
 namespace {

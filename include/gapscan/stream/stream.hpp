@@ -9,7 +9,8 @@
 // function of the size of the input: when the buffered entries and text exceed
 // `max_buffered_bytes`, the least recently used streams hand their entries over as a window
 // (almost always a request that has ended) and are parked holding only their last entry;
-// at most `max_parked` parked streams are kept; a stream idle for `idle_timeout` of log time
+// beyond `max_parked` parked streams, those that have ended are forgotten (those still in
+// flight are kept, up to `max_parked_in_flight`); a stream idle for `idle_timeout` of log time
 // is closed; a long stream is cut into windows of at most `window_records` entries.
 // Consecutive windows of one stream overlap by one entry, so no gap is lost at a cut.
 

@@ -74,9 +74,14 @@ struct GroupingOptions {
   /// streams goes to the spill store (when `spill`), and only when their entries alone are
   /// above it are streams handed over early, in windows.
   std::size_t max_buffered_bytes = 16u << 20;
-  bool spill = true;                  ///< keep line text in temporary files rather than cut requests early
-  std::string spill_directory;        ///< where; empty: $TMPDIR, else /tmp
-  std::size_t max_parked = 4096;      ///< flushed streams remembered to carry their last line
+  bool spill = true;            ///< keep line text in temporary files rather than cut requests early
+  std::string spill_directory;  ///< where; empty: $TMPDIR, else /tmp
+  /// Flushed streams remembered to carry their last line. Beyond this many, those that have
+  /// ended (idle for longer than a request pauses) are forgotten, least recently used first;
+  /// those still in flight are kept, up to `max_parked_in_flight`, so that a request is not cut
+  /// in two because more requests than this are in flight.
+  std::size_t max_parked = 4096;
+  std::size_t max_parked_in_flight = 131072;
   std::size_t max_line_text = 320;    ///< bytes of each line kept for the report and evidence
   std::size_t max_line_fields = 512;  ///< bytes of each line's named fields kept for evidence
   /// Where the buffers of streams and windows come from (a BufferPool, which must outlive every
