@@ -303,10 +303,13 @@ void StreamTable::enforce_limits(TimeNs now) {
       close(*list->head);
     }
   }
+  // How long a stream must have been idle to count as ended; worked out once, when needed.
+  DurationNs ended = -1;
+  const auto ended_now = [&] { return ended >= 0 ? ended : (ended = ended_after()); };
   if (m_buffered_bytes > m_options.max_buffered_bytes) {
     // Requests that have ended go first, as they are: none has paused for that long, with no
     // line, while others went on. Then the text of those that pause goes to the spill store.
-    const DurationNs ended = ended_after();
+    ended_now();
     while (m_buffered_bytes > m_options.max_buffered_bytes && m_active.head && m_active.head->last_time + ended < now) {
       ++m_stats.early_flushes;
       emit(*m_active.head);
@@ -321,7 +324,7 @@ void StreamTable::enforce_limits(TimeNs now) {
     // Least recently used first, and only those that have ended unless there are more than
     // max_parked_in_flight: one still in flight would go on as a new stream, the gap across
     // the cut lost (with 100 000 requests in flight, most of them).
-    const DurationNs ended = ended_after();
+    ended_now();
     while (m_parked.size > m_options.max_parked &&
            (m_parked.size > m_options.max_parked_in_flight || m_parked.head->last_time + ended < now)) {
       ++m_stats.forgotten;
@@ -340,12 +343,13 @@ void StreamTable::PauseScale::add(DurationNs gap) {
   }
   ++m_bins[bin];
   ++m_count;
+  m_top = std::max(m_top, bin + 1);
 }
 
 DurationNs StreamTable::PauseScale::quantile(double share) const {
   // The upper edge of the bin in which the share is reached, counting from the top.
   auto above = static_cast<std::uint64_t>(static_cast<double>(m_count) * (1 - share));
-  for (std::size_t bin = m_bins.size(); bin-- > 0;) {
+  for (std::size_t bin = m_top; bin-- > 0;) {  // the bins above m_top are empty
     if (m_bins[bin] > above) {
       const std::size_t octave = bin / 4;
       if (octave < 2) return 4;

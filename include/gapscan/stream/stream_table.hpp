@@ -167,6 +167,7 @@ class StreamTable {
    private:
     std::array<std::uint64_t, 4 * 64> m_bins{};
     std::uint64_t m_count = 0;
+    std::size_t m_top = 0;  // one past the highest bin holding a gap
   };
   DurationNs ended_after() const;  // idle this long, a stream is taken to have ended
 
