@@ -93,18 +93,19 @@ if [[ $concurrent == *,* ]]; then
         echo
     done
     echo "all concurrencies (ratios measured in the same invocation; results-c*.tsv in $workdir):"
-    printf '%-11s %9s %9s %9s %9s %10s %10s %22s %14s
-' concurrent MB 'mawk s' 'gapscan s' 'MB/s' 'vs mawk' 'floor' 'peak RSS (1/4 -> all)' '1/4 over 6 h'
+    printf '%-11s %9s %9s %9s %9s %10s %10s %14s %22s %14s
+' concurrent MB 'mawk s' 'gapscan s' 'MB/s' 'vs mawk' 'floor' 'gapscan/floor' 'peak RSS (1/4 -> all)' '1/4 over 6 h'
     for f in "${summary[@]}"; do
         mawk -F'\t' -v c="$(basename "$f" .tsv | sed 's/^results-c//')" '
             $1 == "mawk" { mb = $2 / 1e6; tm = $5 }
             $1 == "gapscan" { tg = $5; rate = $6; vs = $7; rss = $9 }
             $1 == "gapscan_quarter" { rq = $9 }
             $1 == "gapscan_span" { rs = $9 }
-            $1 == "floor" { fl = $7 }
-            END { printf "%-11s %9.0f %9.3f %9.3f %9s %9sx %9sx %10.1f -> %.1f MiB %10.1f MiB\n", c, mb, tm, tg, rate, vs, fl, rq / 1024, rss / 1024, rs / 1024 }' "$f"
+            $1 == "floor" { fl = $7; tf = $5 }
+            END { printf "%-11s %9.0f %9.3f %9.3f %9s %9sx %9sx %14.1f %10.1f -> %.1f MiB %10.1f MiB\n", c, mb, tm, tg, rate, vs, fl, (tf > 0 ? tg / tf : 0), rq / 1024, rss / 1024, rs / 1024 }' "$f"
     done
-    echo "(floor: bench/gap_hist_floor, the awk program's job alone in C++ on every processor, vs mawk)"
+    echo "(floor: bench/gap_hist_floor, the awk program's job alone in C++ on every processor, vs mawk;"
+    echo " gapscan/floor: gapscan's time over the floor's, the figure to bring down)"
     if [[ $compressed -eq 1 ]]; then
         args=(--gapscan "$gapscan" --runs "$runs" --workdir "$workdir")
         [[ $keep -eq 1 ]] && args+=(--keep)
@@ -355,7 +356,8 @@ fi
 echo
 if [[ $have_gapscan -eq 1 && $failed -eq 0 ]]; then
     echo "gapscan speed vs mawk: $(calc '%.2f' "$t_mawk / $(median "${times[gapscan]}")")x (goal: at least 10x;" \
-        "the awk job alone in C++ on $(nproc) processor(s): $(calc '%.2f' "$t_mawk / $(median "${times[floor]}")")x)"
+        "the awk job alone in C++ on $(nproc) processor(s): $(calc '%.2f' "$t_mawk / $(median "${times[floor]}")")x;" \
+        "gapscan takes $(calc '%.1f' "$(median "${times[gapscan]}") / $(median "${times[floor]}")") times the floor's time)"
     if [[ -n ${peak[gapscan]:-} && -n ${peak[gapscan_quarter]:-} ]]; then
         echo "gapscan peak RSS: $(rss_text "${peak[gapscan_quarter]}") on $(calc '%.0f' "$quarter_file_bytes / 1e6") MB" \
             "| $(rss_text "${peak[gapscan]}") on $(calc '%.0f' "$file_bytes / 1e6") MB" \
