@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -142,21 +143,8 @@ class Table {
   const std::vector<Slot>& slots() const { return m_slots; }
   std::size_t size() const { return m_size; }
 
- public:
-  static std::uint64_t hash_of(std::string_view key) {
-    std::uint64_t hash = 0x9e3779b97f4a7c15ull ^ key.size();
-    std::size_t i = 0;
-    for (; i + 8 <= key.size(); i += 8) {
-      std::uint64_t word;
-      std::memcpy(&word, key.data() + i, 8);
-      hash = (hash ^ word) * 0xbf58476d1ce4e5b9ull;
-      hash ^= hash >> 31;
-    }
-    std::uint64_t tail = 0;
-    std::memcpy(&tail, key.data() + i, key.size() - i);
-    hash = (hash ^ tail) * 0x94d049bb133111ebull;
-    return hash ^ (hash >> 29);
-  }
+  /// The standard library's string hash (request ids are hashed once per line).
+  static std::uint64_t hash_of(std::string_view key) { return std::hash<std::string_view>{}(key); }
 
  private:
   const char* store(std::string_view key) {
