@@ -46,12 +46,23 @@
 // that are not likely but hold at least a quarter of their requests' wall time with S >= 0.5,
 // in three or more requests (reported as unexplained delays), then the rest. A user is told first what the catalog can
 // name with confidence, and never loses a delay that costs a quarter of the time.
+//
+// One cause, several delays (a busy handler's steps, a retry schedule, the waits of one lock):
+// the suspects a cause names become one, at the place of the best ranked, with its confidence
+// and tier; the delay it reports first is the one whose gaps hold the most wall time (what the
+// user feels), the others are listed (Suspect::other_delays). Stalls around trigger lines stay
+// apart: they are not a delay value.
 
 #include <gapscan/catalog/matcher.hpp>
 #include <gapscan/core/prefilter.hpp>
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cctype>
+#include <cstdlib>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -156,7 +167,8 @@ double combine(double s, const CauseMatch& match, double evidence_weight) {
          match.counter;
 }
 
-/// M for each delay window; the best window is kept in match.delay.
+/// M for each delay window (the cause's and those the log's settings give); the best window is
+/// kept in match.delay.
 void fit_delays(CauseMatch& match, const detect::Finding& finding, const Cause& cause) {
   // A loop on a lattice is characterised by its base (the sleep or tick), not by one multiple.
   const bool lattice_value =
@@ -180,8 +192,14 @@ void fit_delays(CauseMatch& match, const detect::Finding& finding, const Cause& 
     if (offset > delay.late_ms) distance = (offset - delay.late_ms) / delay.tolerance_ms;
     return Fit{std::exp(-0.5 * distance * distance) * (lo_ms < 0.75 * delay.value_ms ? 0.5 : 1.0), offset, false};
   };
+  std::vector<const DelayWindow*> windows;
+  for (const DelayWindow& delay : cause.delays) windows.push_back(&delay);
+  if (match.configured) {
+    for (const DelayWindow& delay : *match.configured) windows.push_back(&delay);
+  }
   std::vector<Fit> fits;
-  for (const DelayWindow& delay : cause.delays) {
+  for (const DelayWindow* window : windows) {
+    const DelayWindow& delay = *window;
     Fit fit{0, 0, false};
     if (delay.compare_upper) {
       // The band ends at the value; scheduling latency may delay the end by up to late_ms
@@ -208,7 +226,7 @@ void fit_delays(CauseMatch& match, const detect::Finding& finding, const Cause& 
   for (std::size_t i = 0; i < fits.size(); ++i) {
     if (fits[i].value < match.value_match - 0.02) continue;
     if (match.delay == nullptr || std::abs(fits[i].offset) < std::abs(match.offset_ms)) {
-      match.delay = &cause.delays[i];
+      match.delay = windows[i];
       match.offset_ms = fits[i].offset;
       match.satellite_in_band = fits[i].satellite;
     }
@@ -216,9 +234,11 @@ void fit_delays(CauseMatch& match, const detect::Finding& finding, const Cause& 
 }
 
 CauseMatch match_cause(const detect::Finding& finding, const Cause& cause, double s,
-                       const std::vector<detect::MarkerHit>& markers) {
+                       const std::vector<detect::MarkerHit>& markers,
+                       std::shared_ptr<const std::vector<DelayWindow>> configured) {
   CauseMatch match;
   match.cause = &cause;
+  if (configured && !configured->empty()) match.configured = std::move(configured);
   if (finding.trigger) {
     // Stalls around trigger lines: the cause that owns the pattern is named by it; the stall's
     // length depends on the system (a fork costs ~10-25 ms per GiB), so no delay window is
@@ -305,7 +325,107 @@ int tier_of(const Suspect& suspect) {
   return 2;
 }
 
+/// The suspects one cause names, as one (see the top of the file): in rank order.
+std::vector<Suspect> fold_same_cause(std::vector<Suspect> ranked) {
+  std::vector<std::vector<std::size_t>> groups;
+  std::map<const Cause*, std::size_t> group_of;
+  for (std::size_t i = 0; i < ranked.size(); ++i) {
+    const Suspect& suspect = ranked[i];
+    if (suspect.best.cause == nullptr || suspect.finding->trigger) {
+      groups.push_back({i});
+      continue;
+    }
+    const auto [it, fresh] = group_of.try_emplace(suspect.best.cause, groups.size());
+    if (fresh) groups.emplace_back();
+    groups[it->second].push_back(i);
+  }
+  std::vector<Suspect> out;
+  out.reserve(groups.size());
+  for (const std::vector<std::size_t>& group : groups) {
+    const Suspect& lead = ranked[group.front()];
+    std::vector<std::size_t> by_time = group;
+    std::stable_sort(by_time.begin(), by_time.end(), [&](std::size_t a, std::size_t b) {
+      return ranked[a].finding->member_time_ns > ranked[b].finding->member_time_ns;
+    });
+    Suspect head = ranked[by_time.front()];
+    head.confidence = lead.confidence;
+    head.tier = lead.tier;
+    head.rank_score = lead.rank_score;
+    for (std::size_t k = 1; k < by_time.size(); ++k) head.other_delays.push_back(ranked[by_time[k]].finding);
+    out.push_back(std::move(head));
+  }
+  return out;
+}
+
+/// The value a marker line gives to the key its pattern matched at [begin, end): the rest of the
+/// key (`_ms` of `busy_timeout_ms`), then `=`, `:` or spaces, a number and an optional unit. The
+/// values in ms: one when the key or the number names its unit, else both readings (ms and s).
+std::vector<double> setting_values(std::string_view text, std::size_t end) {
+  const auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
+  std::size_t i = end;
+  while (i < text.size() && is_word(text[i])) ++i;
+  std::string key(text.substr(0, i));
+  for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::size_t after_key = i;
+  while (i < text.size() && (text[i] == '=' || text[i] == ':' || text[i] == ' ' || text[i] == '"' || text[i] == '\''))
+    ++i;
+  if (i == after_key || i >= text.size() || std::isdigit(static_cast<unsigned char>(text[i])) == 0) return {};
+  std::size_t j = i;
+  while (j < text.size() && (std::isdigit(static_cast<unsigned char>(text[j])) != 0 || text[j] == '.')) ++j;
+  const double number = std::strtod(std::string(text.substr(i, j - i)).c_str(), nullptr);
+  if (!(number > 0)) return {};
+  std::size_t u = j;
+  while (u < text.size() && text[u] == ' ') ++u;
+  std::size_t unit_end = u;
+  while (unit_end < text.size() && std::isalpha(static_cast<unsigned char>(text[unit_end])) != 0) ++unit_end;
+  std::string unit(text.substr(u, unit_end - u));
+  for (char& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const auto ends_with = [&](std::string_view suffix) {
+    return key.size() >= suffix.size() && key.compare(key.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  if (unit == "ms" || unit == "msec" || unit == "milliseconds") return {number};
+  if (unit == "s" || unit == "sec" || unit == "secs" || unit == "seconds") return {number * 1e3};
+  if (unit == "us" || unit == "usec" || unit == "microseconds") return {number / 1e3};
+  if (ends_with("_ms") || ends_with("msec") || ends_with("millis") || ends_with("_msecs")) return {number};
+  if (ends_with("_us") || ends_with("usec") || ends_with("_micros")) return {number / 1e3};
+  if (ends_with("_s") || ends_with("_sec") || ends_with("_secs") || ends_with("_seconds")) return {number * 1e3};
+  return {number, number * 1e3};
+}
+
 }  // namespace
+
+std::vector<DelayWindow> configured_windows(const Cause& cause, const std::vector<detect::MarkerHit>& markers) {
+  std::vector<DelayWindow> windows;
+  if (std::find(cause.shapes.begin(), cause.shapes.end(), "CAPPED") == cause.shapes.end()) return windows;
+  for (const EvidencePattern& pattern : cause.evidence) {
+    if (pattern.scope != EvidenceScope::file || pattern.weight <= 0 || pattern.field) continue;
+    for (const detect::MarkerHit& marker : markers) {
+      if (marker.pattern != pattern.pattern) continue;
+      const std::string_view text = marker.first_text;
+      std::size_t begin = 0, end = 0, from = 0;
+      while (from < text.size() && pattern.regex.find(text, from, begin, end)) {
+        for (const double value_ms : setting_values(text, end)) {
+          if (value_ms < 1 || value_ms > 3.6e6) continue;
+          DelayWindow window;
+          window.value_ms = value_ms;
+          window.tolerance_ms = std::max(0.5, value_ms * 0.005);
+          window.compare_upper = true;
+          window.late_ms = std::max(3.0, value_ms * 0.02);
+          const std::size_t key_end = text.find_first_of("=: ", begin);
+          const std::string key(text.substr(begin, (key_end == std::string_view::npos ? end : key_end) - begin));
+          window.label = fmt::format("the {} the log sets ({} ms, line {})", key, value_ms, marker.first.line);
+          window.implies = fmt::format(
+              "The waits end where the {} the log itself states runs out: they were cut off by it, so what they "
+              "waited for took longer still (the operation failed or was retried).",
+              key);
+          windows.push_back(std::move(window));
+        }
+        from = std::max(end, begin + 1);
+      }
+    }
+  }
+  return windows;
+}
 
 stats::LineFilter request_evidence_filter(const Catalog& catalog, std::vector<std::string>& described) {
   // Tested on every context line a kept example gap takes, in the analysis's one ordered stage:
@@ -354,14 +474,17 @@ stats::LineFilter request_evidence_filter(const Catalog& catalog, std::vector<st
 
 std::vector<Suspect> rank_suspects(const std::vector<detect::Finding>& findings, const Catalog& catalog,
                                    const std::vector<detect::MarkerHit>& markers) {
+  std::vector<std::shared_ptr<const std::vector<DelayWindow>>> configured;
+  for (const Cause& cause : catalog.causes)
+    configured.push_back(std::make_shared<const std::vector<DelayWindow>>(configured_windows(cause, markers)));
   std::vector<Suspect> suspects;
   for (const detect::Finding& finding : findings) {
     Suspect suspect;
     suspect.finding = &finding;
     suspect.significance = significance(finding.log10_p);
     std::vector<CauseMatch> matches;
-    for (const Cause& cause : catalog.causes)
-      matches.push_back(match_cause(finding, cause, suspect.significance, markers));
+    for (std::size_t c = 0; c < catalog.causes.size(); ++c)
+      matches.push_back(match_cause(finding, catalog.causes[c], suspect.significance, markers, configured[c]));
     std::stable_sort(matches.begin(), matches.end(),
                      [](const CauseMatch& a, const CauseMatch& b) { return a.confidence > b.confidence; });
     if (!matches.empty() && matches.front().confidence >= k_unknown_threshold) {
@@ -398,7 +521,7 @@ std::vector<Suspect> rank_suspects(const std::vector<detect::Finding>& findings,
     if (a.rank_score != b.rank_score) return a.rank_score > b.rank_score;
     return a.finding->centre_ns < b.finding->centre_ns;
   });
-  return kept;
+  return fold_same_cause(std::move(kept));
 }
 
 }  // namespace gapscan::catalog

@@ -168,6 +168,12 @@ Finding make_finding(const catalog::Suspect& suspect, int rank, const RunResults
   }
   for (const detect::Finding* above : suspect.ticks_above)
     out.ticks_above.push_back({above->centre_ns / 1e6, above->gaps});
+  out.member_time_ms = f.member_time_ns / 1e6;
+  for (const detect::Finding* other : suspect.other_delays) {
+    out.other_delays.push_back({other->centre_ns / 1e6, other->lo_ns / 1e6, other->hi_ns / 1e6, other->gaps,
+                                other->requests, other->member_time_ns / 1e6,
+                                other->values == detect::ValueKind::duration ? "durations" : "gaps"});
+  }
 
   add_cause(out, suspect, f);
   for (const catalog::CauseMatch& alternative : suspect.alternatives) {

@@ -167,6 +167,18 @@ void add_evidence(Json& j, const Finding& f) {
   for (const Finding::TickMode& mode : f.ticks_above)
     ticks.push_back(Json{{"interval_ms", round_to(mode.interval_ms, 4)}, {"gaps", mode.gaps}});
   j["ticks_above"] = std::move(ticks);
+  j["member_time_ms"] = round_to(f.member_time_ms, 3);
+  Json others = Json::array();
+  for (const Finding::OtherDelay& other : f.other_delays) {
+    others.push_back(Json{{"interval_ms", round_to(other.interval_ms, 4)},
+                          {"interval_lo_ms", round_to(other.interval_lo_ms, 4)},
+                          {"interval_hi_ms", round_to(other.interval_hi_ms, 4)},
+                          {"gaps", other.gaps},
+                          {"requests", other.requests},
+                          {"member_time_ms", round_to(other.member_time_ms, 3)},
+                          {"values", other.values}});
+  }
+  j["other_delays"] = std::move(others);
   j["top_request"] = Json{{"id", f.top_request},
                           {"members", f.top_request_members},
                           {"gaps", f.top_request_gaps},

@@ -110,6 +110,15 @@ void print_values(std::string& out, const Finding& f) {
     out += fmt::format("    {:<11}{} gaps in {} request{} ({}); {} of those requests' wall time\n", "Seen",
                        count(f.gaps), count(f.requests), f.requests == 1 ? "" : "s", f.shape, percent(f.wall_share));
   }
+  if (!f.other_delays.empty()) {
+    std::string others;
+    for (const Finding::OtherDelay& other : f.other_delays) {
+      others += fmt::format("{}{} ({} {}, {} in all)", others.empty() ? "" : ", ", duration(other.interval_ms),
+                            count(other.gaps), other.values, duration(other.member_time_ms));
+    }
+    out += fmt::format("    {:<11}{}; the delay above holds the most time ({})\n", "Also", others,
+                       duration(f.member_time_ms));
+  }
 }
 
 /// The lattice it sits on, the worst request, logged durations in the same interval.

@@ -5,6 +5,7 @@
 #include <gapscan/catalog/cause.hpp>
 #include <gapscan/detect/finding.hpp>
 
+#include <memory>
 #include <vector>
 
 namespace gapscan::catalog {
@@ -29,7 +30,17 @@ struct CauseMatch {
   double counter = 1;              ///< product of the counter-evidence factors (1: none matched)
   double confidence = 0;
   std::vector<EvidenceHit> hits;
+  /// Windows made from a setting the log itself states (a timeout a line sets): the storage
+  /// `delay` may point into.
+  std::shared_ptr<const std::vector<DelayWindow>> configured;
 };
+
+/// The delay windows a cause that can be CAPPED gains from the settings its "file" evidence
+/// found in the log: a marker line such as `busy_timeout_ms=100` or `innodb_lock_wait_timeout=3`
+/// (the number after the key the pattern matched, in the unit its name or suffix gives; a bare
+/// number may be milliseconds or seconds, both are tried) gives a window whose value is that
+/// timeout, compared by the band's end. Empty for other causes.
+std::vector<DelayWindow> configured_windows(const Cause& cause, const std::vector<detect::MarkerHit>& markers);
 
 struct Suspect {
   const detect::Finding* finding = nullptr;
@@ -44,6 +55,9 @@ struct Suspect {
   const detect::Finding* satellite = nullptr;  ///< a +1-tick companion finding folded in
   /// Smaller modes 2-5 ticks above the named floor (think time in ticks), folded in.
   std::vector<const detect::Finding*> ticks_above;
+  /// Other delay values the same cause explains (a busy handler's steps, a retry schedule),
+  /// folded into the one that costs the most wall time (this suspect's finding), most time first.
+  std::vector<const detect::Finding*> other_delays;
 };
 
 /// Matches every finding against the catalog, folds satellites into their main mode, and

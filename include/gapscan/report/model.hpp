@@ -170,6 +170,17 @@ struct Finding {
     std::uint64_t gaps = 0;
   };
   std::vector<TickMode> ticks_above;  ///< modes a whole number of ticks above the floor, folded in
+  /// Other delays the same cause explains, folded into this one (which holds the most wall time).
+  struct OtherDelay {
+    double interval_ms = 0;
+    double interval_lo_ms = 0, interval_hi_ms = 0;
+    std::uint64_t gaps = 0;
+    std::uint64_t requests = 0;
+    double member_time_ms = 0;  ///< the wall time its gaps (or durations) hold
+    std::string values = "gaps";
+  };
+  std::vector<OtherDelay> other_delays;
+  double member_time_ms = 0;  ///< the wall time this finding's gaps (or durations) hold
 
   std::string top_request;
   std::uint64_t top_request_members = 0;
