@@ -55,6 +55,7 @@
 
 #include <gapscan/catalog/matcher.hpp>
 #include <gapscan/core/prefilter.hpp>
+#include <gapscan/parse/fields.hpp>
 
 #include <fmt/format.h>
 
@@ -108,9 +109,50 @@ double shape_factor(detect::Shape finding, const std::vector<std::string>& shape
 
 double significance(double log10_p) { return 1 - std::exp(-std::max(0.0, -log10_p - 2) / 2); }
 
+/// Identifiers read as words: snake_case and camelCase names split where their words meet
+/// (`op=resolve_start` reads "op=resolve start", `connectTimeout` "connect Timeout"), so that
+/// a pattern written for prose (\bresolve\b) reads the names programs log too.
+std::string split_identifiers(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 8);
+  const auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '_' && i > 0 && i + 1 < text.size() && alnum(text[i - 1]) && alnum(text[i + 1])) {
+      out += ' ';
+      continue;
+    }
+    if (i > 0 && std::isupper(static_cast<unsigned char>(c)) != 0 &&
+        std::islower(static_cast<unsigned char>(text[i - 1])) != 0)
+      out += ' ';
+    out += c;
+  }
+  return out;
+}
+
+/// Whether the pattern holds for the line as written or with its identifiers read as words.
+bool reads(const EvidencePattern& pattern, const stats::EvidenceLine& line) {
+  if (pattern.matches(line.text(), line.fields())) return true;
+  if (pattern.field) return false;
+  const std::string split = split_identifiers(line.text());
+  return split != line.text() && pattern.matches(split, line.fields());
+}
+
+/// Whether the line after a gap reports the operation that took the gap: it logs a duration of
+/// at least half the gap and not much more (`op=connect … ms=1022.2` after a 1.022 s gap;
+/// `db_error … wait_ms=101.9`). Such a line names what waited as surely as a line before the gap
+/// that says what began, so evidence looked for before the gap is looked for in it too.
+bool reports_the_wait(const stats::GapSample& sample) {
+  DurationNs logged = 0;
+  std::uint8_t digits = 0;
+  if (sample.gap <= 0 || !parse::find_duration(sample.after.text(), logged, digits)) return false;
+  const double gap = static_cast<double>(sample.gap);
+  return static_cast<double>(logged) >= 0.5 * gap && static_cast<double>(logged) <= 1.1 * gap + 2e6;
+}
+
 bool any_line(const EvidencePattern& pattern, const std::vector<stats::EvidenceLine>& lines, std::string* example) {
   for (const stats::EvidenceLine& line : lines) {
-    if (!pattern.matches(line.text(), line.fields())) continue;
+    if (!reads(pattern, line)) continue;
     if (example != nullptr && example->empty()) *example = line.text().substr(0, 200);
     return true;
   }
@@ -120,7 +162,8 @@ bool any_line(const EvidencePattern& pattern, const std::vector<stats::EvidenceL
 bool scope_matches(const EvidencePattern& pattern, const stats::GapSample& sample, std::string* example) {
   const EvidenceScope scope = pattern.scope;
   if (scope != EvidenceScope::after && any_line(pattern, sample.before, example)) return true;
-  if (scope != EvidenceScope::before && pattern.matches(sample.after.text(), sample.after.fields())) {
+  const bool after = scope != EvidenceScope::before || reports_the_wait(sample);
+  if (after && reads(pattern, sample.after)) {
     if (example != nullptr && example->empty()) *example = sample.after.text().substr(0, 200);
     return true;
   }
