@@ -269,6 +269,12 @@ void parse_header(FileChecker& check, const toml::table& root, const std::string
       check.error(check.where(*root.get("evidence_weight")), "evidence_weight must be between 0 and 1");
     cause.evidence_weight = *weight;
   }
+  if (const toml::node* modifier = root.get("modifier")) {
+    if (const auto value = modifier->value<bool>())
+      cause.modifier = *value;
+    else
+      check.error(check.where(*modifier), "modifier must be true or false");
+  }
 }
 
 /// One [[delay]] window.
@@ -367,9 +373,9 @@ std::optional<Cause> parse_cause(std::string_view text, const std::string& name,
     check.error(check.where(error.source()), std::string(error.description()));
     return std::nullopt;
   }
-  static constexpr std::array<std::string_view, 12> k_top = {
-      "id",       "title",   "summary", "shapes", "evidence_weight", "delay",
-      "evidence", "trigger", "confirm", "fix",    "references",      "example"};
+  static constexpr std::array<std::string_view, 13> k_top = {
+      "id",       "title",   "summary", "shapes",     "evidence_weight", "modifier", "delay",
+      "evidence", "trigger", "confirm", "fix",        "references",      "example"};
   check.check_keys(root, k_top, "the file");
 
   // Limits, so that a hostile or runaway catalog cannot make every line's matching slow.

@@ -72,6 +72,7 @@ namespace gapscan::catalog {
 namespace {
 
 constexpr double k_unknown_threshold = 0.05;
+constexpr double k_modified_min_confidence = 0.2;  // a cause under a modifier must fit at least this well
 constexpr double k_satellite_weight = 0.3;
 constexpr std::uint64_t k_unexplained_min_requests = 3;
 constexpr double k_satellite_band_discount = 0.95;  // a band reaching the satellite fits a little less
@@ -368,6 +369,35 @@ int tier_of(const Suspect& suspect) {
   return 2;
 }
 
+/// A lattice finding read as the band its modes span: centre at the median of its gaps' modes,
+/// 80 % of them between lo and hi, no lattice (so that a cause is fitted by the stall's own value).
+detect::Finding lattice_band(const detect::Finding& finding) {
+  detect::Finding band = finding;
+  const detect::LatticeDetail& lattice = *finding.lattice;
+  std::vector<std::pair<int, std::uint64_t>> modes = lattice.modes;
+  std::sort(modes.begin(), modes.end());
+  std::uint64_t total = 0;
+  for (const auto& [multiple, gaps] : modes) total += gaps;
+  const auto at = [&](double share) {
+    std::uint64_t seen = 0;
+    for (const auto& [multiple, gaps] : modes) {
+      seen += gaps;
+      if (static_cast<double>(seen) >= share * static_cast<double>(total))
+        return multiple * lattice.base_ns + lattice.offset_ns;
+    }
+    return modes.back().first * lattice.base_ns + lattice.offset_ns;
+  };
+  if (total > 0) {
+    band.lo_ns = at(0.1);
+    band.centre_ns = at(0.5);
+    band.hi_ns = at(0.9);
+    band.rel_width = (band.hi_ns - band.lo_ns) / band.centre_ns;
+  }
+  band.shape = finding.gaps > finding.requests * 3 / 2 ? detect::Shape::per_op : detect::Shape::one_off;
+  band.lattice.reset();
+  return band;
+}
+
 /// The suspects one cause names, as one (see the top of the file): in rank order.
 std::vector<Suspect> fold_same_cause(std::vector<Suspect> ranked) {
   std::vector<std::vector<std::size_t>> groups;
@@ -530,6 +560,23 @@ std::vector<Suspect> rank_suspects(const std::vector<detect::Finding>& findings,
       matches.push_back(match_cause(finding, catalog.causes[c], suspect.significance, markers, configured[c]));
     std::stable_sort(matches.begin(), matches.end(),
                      [](const CauseMatch& a, const CauseMatch& b) { return a.confidence > b.confidence; });
+    if (!matches.empty() && matches.front().cause->modifier && finding.lattice) {
+      // A modifier names the lattice; the stall its modes hold may have a cause of its own.
+      auto band = std::make_shared<const detect::Finding>(lattice_band(finding));
+      std::vector<CauseMatch> under;
+      for (std::size_t c = 0; c < catalog.causes.size(); ++c) {
+        if (catalog.causes[c].modifier) continue;
+        under.push_back(match_cause(*band, catalog.causes[c], suspect.significance, markers, configured[c]));
+      }
+      std::stable_sort(under.begin(), under.end(),
+                       [](const CauseMatch& a, const CauseMatch& b) { return a.confidence > b.confidence; });
+      if (!under.empty() && under.front().confidence >= k_modified_min_confidence) {
+        suspect.modified_by = matches.front();
+        suspect.reading = band;
+        suspect.finding = band.get();
+        matches = std::move(under);
+      }
+    }
     if (!matches.empty() && matches.front().confidence >= k_unknown_threshold) {
       suspect.best = matches.front();
       for (std::size_t i = 1; i < matches.size() && suspect.alternatives.size() < 2; ++i) {

@@ -169,6 +169,10 @@ Finding make_finding(const catalog::Suspect& suspect, int rank, const RunResults
   for (const detect::Finding* above : suspect.ticks_above)
     out.ticks_above.push_back({above->centre_ns / 1e6, above->gaps});
   out.member_time_ms = f.member_time_ns / 1e6;
+  if (const catalog::CauseMatch& by = suspect.modified_by; by.cause != nullptr) {
+    out.modifier = Finding::Modifier{by.cause->id, by.cause->title, by.delay ? by.delay->label : std::string(),
+                                     by.delay ? by.delay->implies : std::string(), by.confidence};
+  }
   for (const detect::Finding* other : suspect.other_delays) {
     out.other_delays.push_back({other->centre_ns / 1e6, other->lo_ns / 1e6, other->hi_ns / 1e6, other->gaps,
                                 other->requests, other->member_time_ns / 1e6,

@@ -179,6 +179,12 @@ void add_evidence(Json& j, const Finding& f) {
                           {"values", other.values}});
   }
   j["other_delays"] = std::move(others);
+  j["modifier"] = f.modifier ? Json{{"cause", f.modifier->cause},
+                                    {"title", f.modifier->title},
+                                    {"delay_label", f.modifier->delay_label},
+                                    {"implies", f.modifier->implies},
+                                    {"confidence", round_to(f.modifier->confidence, 4)}}
+                             : Json();
   j["top_request"] = Json{{"id", f.top_request},
                           {"members", f.top_request_members},
                           {"gaps", f.top_request_gaps},

@@ -119,6 +119,10 @@ void print_values(std::string& out, const Finding& f) {
     out += fmt::format("    {:<11}{}; the delay above holds the most time ({})\n", "Also", others,
                        duration(f.member_time_ms));
   }
+  if (f.modifier) {
+    out += fmt::format("    {:<11}{} ({}): {}\n", "Modifier", f.modifier->cause, f.modifier->delay_label,
+                       f.modifier->implies.empty() ? f.modifier->title : f.modifier->implies);
+  }
 }
 
 /// The lattice it sits on, the worst request, logged durations in the same interval.

@@ -81,6 +81,10 @@ struct Cause {
   std::string summary;
   std::vector<std::string> shapes;  ///< PER-OP, PERIODIC, ONE-OFF, QUANTISED, CAPPED, SERIALISED
   double evidence_weight = 0.5;     ///< how much naming this cause depends on the evidence
+  /// A cause that shapes other causes' delays rather than making one (the kernel's timer tick
+  /// rounding a stall up to whole jiffies): it annotates the cause it modifies and never
+  /// replaces it as the name of a finding that another cause explains.
+  bool modifier = false;
   std::vector<DelayWindow> delays;
   std::vector<EvidencePattern> evidence;
   std::vector<TriggerPattern> triggers;

@@ -58,6 +58,12 @@ struct Suspect {
   /// Other delay values the same cause explains (a busy handler's steps, a retry schedule),
   /// folded into the one that costs the most wall time (this suspect's finding), most time first.
   std::vector<const detect::Finding*> other_delays;
+  /// A modifier cause (Cause::modifier) that matched the finding best and was set aside for the
+  /// cause its stalls show: it annotates `best`. Its cause is null when there was none.
+  CauseMatch modified_by;
+  /// The finding as the named cause sees it when it is not the detector's own: a lattice of
+  /// ticks read as the band of its modes (`finding` points here then).
+  std::shared_ptr<const detect::Finding> reading;
 };
 
 /// Matches every finding against the catalog, folds satellites into their main mode, and

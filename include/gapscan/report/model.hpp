@@ -181,6 +181,15 @@ struct Finding {
   };
   std::vector<OtherDelay> other_delays;
   double member_time_ms = 0;  ///< the wall time this finding's gaps (or durations) hold
+  /// A modifier cause (the timer tick) that shapes this cause's stalls: it annotates, never names.
+  struct Modifier {
+    std::string cause;
+    std::string title;
+    std::string delay_label;
+    std::string implies;
+    double confidence = 0;
+  };
+  std::optional<Modifier> modifier;
 
   std::string top_request;
   std::uint64_t top_request_members = 0;
