@@ -3,7 +3,10 @@
 // For a finding f (centre c, 80 % interval [lo, hi], significance p) and a cause e:
 //
 //   value match   M = max over e's delay windows d of exp(-1/2 ((c - v_d) / sqrt(w^2 + s_d^2))^2),
-//                     w = (hi - lo) / 2, s_d = the window's tolerance;
+//                     w = (hi - lo) / 2, s_d = the window's tolerance; times
+//                     exp(-1/2 ((r - a) / 0.15)^2) when the finding's relative width r exceeds
+//                     a = max(0.15, 2 s_d / v_d): a fixed delay makes a tight mode, and a wide
+//                     band (a wait point's stalls, logged durations) is not explained by a value;
 //                   for a window compared by its upper edge (compare = "upper"), with
 //                   d = hi - v_d the offset of the band's end from the value:
 //                     M = exp(-1/2 (e / s_d)^2), e = d if d < 0, d - late_d if d > late_d, else 0,
@@ -72,6 +75,7 @@ namespace gapscan::catalog {
 namespace {
 
 constexpr double k_unknown_threshold = 0.05;
+constexpr double k_fixed_rel_width = 0.15;  // a fixed delay's mode is at most this wide (plus its window's width)
 constexpr double k_modified_min_confidence = 0.2;  // a cause under a modifier must fit at least this well
 constexpr double k_satellite_weight = 0.3;
 constexpr std::uint64_t k_unexplained_min_requests = 3;
@@ -261,6 +265,13 @@ void fit_delays(CauseMatch& match, const detect::Finding& finding, const Cause& 
       fit.offset = centre_ms - delay.value_ms;
       const double sigma = std::sqrt(half_width_ms * half_width_ms + delay.tolerance_ms * delay.tolerance_ms);
       fit.value = std::exp(-0.5 * (fit.offset / sigma) * (fit.offset / sigma));
+      // A fixed delay makes a tight mode: a band much wider than the window (a wait point's stalls,
+      // a band of logged durations) is not explained by its value, however close its centre.
+      if (!lattice_value && finding.centre_ns > 0) {
+        const double allowed = std::max(k_fixed_rel_width, 2 * delay.tolerance_ms / delay.value_ms);
+        const double excess = finding.rel_width - allowed;
+        if (excess > 0) fit.value *= std::exp(-0.5 * (excess / k_fixed_rel_width) * (excess / k_fixed_rel_width));
+      }
     }
     fits.push_back(fit);
     match.value_match = std::max(match.value_match, fit.value);

@@ -44,13 +44,24 @@ namespace {
 /// Streams belong to one input: the caps count per input (end_input()).
 struct DerivedStreams {
   std::string scratch;
-  std::map<std::uint64_t, std::string> templates;  // the input's template streams: hash -> text (bounded)
+  std::map<std::uint64_t, std::string> templates;  // the input's templates: hash -> text (bounded)
+  std::set<std::uint64_t> opened;                  // of which have a derived stream (--derived-streams)
   bool input_log = false;                          // whether the input has its whole-input derived stream
   std::uint64_t streams = 0;                       // derived streams opened, over all inputs
   static constexpr std::size_t k_max_templates = ScanState::k_max_templates;
   static constexpr std::array<char, 2> k_log_key{detect::k_derived_key, 'L'};
 
-  void add(stream::StreamTable& streams_table, const parse::Record& record, std::string_view text,
+  /// The record's message template (into `scratch`) and its hash; its text is kept (the input's
+  /// first k_max_templates) for the report, which names wait points and template streams by it.
+  std::uint64_t name(const parse::Record& record) {
+    parse::message_template(record.message, scratch, record.group);
+    if (scratch.empty()) return 0;
+    const std::uint64_t hash = parse::template_hash(scratch);
+    if (templates.size() < k_max_templates && templates.find(hash) == templates.end()) templates.emplace(hash, scratch);
+    return hash;
+  }
+  /// The record's derived streams (--derived-streams); `hash`: name()'s for it.
+  void add(stream::StreamTable& streams_table, const parse::Record& record, std::uint64_t hash, std::string_view text,
            const LineLocation& location) {
     parse::Record derived = record;
     std::array<char, 24> key{};
@@ -60,11 +71,9 @@ struct DerivedStreams {
       if (!input_log) ++streams;
       input_log = true;
     }
-    parse::message_template(record.message, scratch, record.group);
-    if (scratch.empty()) return;
-    const std::uint64_t hash = parse::template_hash(scratch);
-    if (templates.size() < k_max_templates || templates.count(hash) > 0) {
-      if (templates.emplace(hash, scratch).second) ++streams;
+    if (hash == 0) return;
+    if (templates.find(hash) != templates.end()) {
+      if (opened.insert(hash).second) ++streams;
       const int length = std::snprintf(key.data(), key.size(), "%cT%016llx", detect::k_derived_key,
                                        static_cast<unsigned long long>(hash));
       derived.group = std::string_view(key.data(), static_cast<std::size_t>(length));
@@ -74,6 +83,7 @@ struct DerivedStreams {
   /// The input's templates, for the report; the next input starts with none.
   std::map<std::uint64_t, std::string> end_input() {
     input_log = false;
+    opened.clear();
     return std::exchange(templates, {});
   }
 };
@@ -105,7 +115,8 @@ struct ProcessStreams {
 
 struct Pipeline {
   parse::LineAccount lines;
-  DerivedStreams* derived = nullptr;
+  DerivedStreams* derived = nullptr;    ///< null: no derived streams
+  DerivedStreams* templates = nullptr;  ///< names every record's template (the same object as `derived`, if set)
   ProcessStreams* processes = nullptr;
   stream::StreamTable* streams = nullptr;
   detect::DurationAnalyzer* durations = nullptr;
@@ -134,8 +145,12 @@ report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Enco
       std::move(bytes), id, options,
       [&](const parse::Record& record, std::string_view text, const LineLocation& location) {
         ++pipeline.records;
-        pipeline.streams->add(record, text, location);
-        if (pipeline.derived != nullptr) pipeline.derived->add(*pipeline.streams, record, text, location);
+        // Every line's template: the wait points are kept per template of the line before a gap.
+        parse::Record named = record;
+        const std::uint64_t hash = pipeline.templates->name(record);
+        named.template_id = static_cast<std::uint32_t>(hash);
+        pipeline.streams->add(named, text, location);
+        if (pipeline.derived != nullptr) pipeline.derived->add(*pipeline.streams, named, hash, text, location);
         pipeline.processes->add(*pipeline.streams, record, text, location);
         if (record.duration >= 0) {
           // Durations are grouped by an explicit --group-by (a field or regex): a
@@ -376,6 +391,7 @@ Pipeline pipeline_of(const ScanConfig& config,
                      detect::DurationAnalyzer& durations) {
   Pipeline pipeline;
   pipeline.derived = config.derived_streams ? &derived : nullptr;
+  pipeline.templates = &derived;
   pipeline.processes = &processes;
   pipeline.streams = &streams;
   pipeline.durations = &durations;

@@ -441,6 +441,7 @@ void Analyzer::merge(Analyzer&& other) {
                m_options.quantisation_gaps, [](const auto& item) { return item.first; });
   m_triggers.merge(std::move(other.m_triggers));
   m_timelines.merge(other.m_timelines);
+  m_wait_points.merge(std::move(other.m_wait_points));
   for (RenewalHit& hit : other.m_renewals) {
     if (m_renewals.size() >= k_max_renewals) break;
     m_renewals.push_back(std::move(hit));
@@ -534,6 +535,7 @@ void Analyzer::absorb(const stream::StreamWindow& window, stream::WindowWork& ba
   }
   m_pool.add(window, series);
   m_triggers.add(window, series, work.trigger_lines);
+  m_wait_points.add(window, series);
   ++m_summary.windows;
   if (!window.key.empty()) ++m_summary.keyed_windows;
   sample_lattice_gaps(window, series);
@@ -927,6 +929,7 @@ DetectionResult Analyzer::finish() {
     if (!keeps_a_clock(findings, renewal)) findings.push_back(std::move(renewal));
   }
   complete_findings(findings);
+  add_wait_points(findings);
   result.findings = significant_ranked(std::move(findings), m_options.alpha);
   result.runs = ranked_runs();
   result.streams = ranked_streams();
@@ -935,6 +938,34 @@ DetectionResult Analyzer::finish() {
   attach_timelines(result.findings);
   result.summary = m_summary;
   return result;
+}
+
+void Analyzer::add_wait_points(std::vector<Finding>& findings) const {
+  const std::size_t detected = findings.size();
+  for (Finding& wait : m_wait_points.finish()) {
+    Finding* same = nullptr;
+    for (std::size_t i = 0; i < detected && same == nullptr; ++i) {
+      Finding& f = findings[i];
+      if (f.values != ValueKind::gap || f.periodic || f.trigger || f.wait_point) continue;
+      if ((f.centre_ns >= wait.lo_ns && f.centre_ns <= wait.hi_ns) || (wait.centre_ns >= f.lo_ns && wait.centre_ns <= f.hi_ns))
+        same = &f;
+    }
+    if (same == nullptr) {
+      findings.push_back(std::move(wait));
+      continue;
+    }
+    // The mode was found from the gaps alone: the wait point says after which line it sits, and
+    // its stalls (the lines that follow that line) come first among the examples.
+    same->wait_point = wait.wait_point;
+    std::vector<stats::GapSample> samples = std::move(wait.samples);
+    for (stats::GapSample& sample : same->samples) {
+      if (samples.size() >= m_options.max_samples) break;
+      const bool dup = std::any_of(samples.begin(), samples.end(),
+                                   [&](const stats::GapSample& s) { return s.hash == sample.hash && s.gap == sample.gap; });
+      if (!dup) samples.push_back(std::move(sample));
+    }
+    same->samples = std::move(samples);
+  }
 }
 
 void Analyzer::attach_timelines(std::vector<Finding>& findings) const {

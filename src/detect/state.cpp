@@ -425,7 +425,37 @@ struct StateCodec {
          cells, a.m_long_streams_tested, stalls, a.m_stall_threshold, examples, a.m_example_threshold, lattice,
          a.m_lattice_threshold, triggers(a.m_triggers), timelines(a.m_timelines), renewals, a.m_renewal_tested,
          Json::array({s.windows, s.keyed_windows, s.windows_scanned, s.derived_windows, s.derived_windows_scanned,
-                      s.pacing_windows, s.pacing_gaps})});
+                      s.pacing_windows, s.pacing_gaps}),
+         wait_points(a.m_wait_points)});
+  }
+  Json wait_points(const WaitPoints& w) const {
+    Json templates = Json::array();
+    std::vector<std::uint32_t> ids;
+    for (const auto& [id, t] : w.m_templates) ids.push_back(id);
+    std::sort(ids.begin(), ids.end());
+    for (const std::uint32_t id : ids) {
+      const WaitPoints::Template& t = w.m_templates.at(id);
+      templates.push_back(
+          Json::array({id, sparse(t.bins), t.gaps, t.windows, t.stall_windows, t.stall_span_ns, samples(t.examples)}));
+    }
+    return Json::array({sparse(w.m_all), w.m_gaps, w.m_untracked, templates});
+  }
+  void wait_points(const Json& j, WaitPoints& w) const {
+    w.m_all.assign(WaitPoints::k_bins, 0);
+    sparse(j.at(0), w.m_all);
+    w.m_gaps = j.at(1).get<std::uint64_t>();
+    w.m_untracked = j.at(2).get<std::uint64_t>();
+    for (const Json& t : j.at(3)) {
+      WaitPoints::Template entry;
+      entry.bins.assign(WaitPoints::k_bins, 0);
+      sparse(t.at(1), entry.bins);
+      entry.gaps = t.at(2).get<std::uint64_t>();
+      entry.windows = t.at(3).get<std::uint64_t>();
+      entry.stall_windows = t.at(4).get<std::uint64_t>();
+      entry.stall_span_ns = t.at(5).get<double>();
+      entry.examples = samples(t.at(6));
+      w.m_templates[t.at(0).get<std::uint32_t>()] = std::move(entry);
+    }
   }
   void analyzer(const Json& j, Analyzer& a) const {
     pool(j.at(0), a.m_pool);
@@ -472,6 +502,7 @@ struct StateCodec {
     summary.derived_windows_scanned = s.at(4).get<std::uint64_t>();
     summary.pacing_windows = s.at(5).get<std::uint64_t>();
     summary.pacing_gaps = s.at(6).get<std::uint64_t>();
+    wait_points(j.at(16), a.m_wait_points);
   }
 
   Json durations(const DurationAnalyzer& d) const {

@@ -94,6 +94,49 @@ std::string_view find_request_id_pair(std::string_view text, int max_rank) {
   return best;
 }
 
+std::string_view find_request_id_json(std::string_view json, int max_rank) {
+  std::string_view best;
+  int best_rank = max_rank + 1;
+  std::size_t pos = 0;
+  while ((pos = json.find('"', pos)) != std::string_view::npos) {
+    const std::size_t key_end = json.find('"', pos + 1);
+    if (key_end == std::string_view::npos) break;
+    const std::string_view key = json.substr(pos + 1, key_end - pos - 1);
+    std::size_t at = key_end + 1;
+    while (at < json.size() && json[at] == ' ') ++at;
+    if (at >= json.size() || json[at] != ':') {
+      pos = key_end + 1;  // a value, not a key
+      continue;
+    }
+    ++at;
+    while (at < json.size() && json[at] == ' ') ++at;
+    std::string_view value;
+    std::size_t next = at;
+    if (at < json.size() && json[at] == '"') {
+      std::size_t end = at + 1;
+      while (end < json.size() && json[end] != '"') end += json[end] == '\\' ? 2 : 1;
+      if (end >= json.size()) break;
+      value = json.substr(at + 1, end - at - 1);
+      next = end + 1;
+    } else {
+      std::size_t end = at;
+      while (end < json.size() && json[end] != ',' && json[end] != '}' && json[end] != ']' && json[end] != ' ') ++end;
+      value = json.substr(at, end - at);
+      next = end;
+    }
+    pos = next;
+    const GroupKey* found = group_key(key);
+    if (found == nullptr || found->rank >= best_rank) continue;
+    if (value.empty() || value == "-" || value == "null" || value.find(' ') != std::string_view::npos ||
+        (found->word && !looks_like_id(value)))
+      continue;
+    best = value;
+    best_rank = found->rank;
+    if (best_rank == 0) break;
+  }
+  return best;
+}
+
 namespace {
 
 /// The key=value pairs of a line (unquoted values up to a blank; quoted ones whole).

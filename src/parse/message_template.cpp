@@ -39,11 +39,13 @@ void message_template(std::string_view message, std::string& out, std::string_vi
     }
     std::size_t end = i;
     bool digit = false;
+    bool key = false;  // a ':' between two of its characters: a cache key, a URL, a host:port
     while (end < n && is_token_char(message[end])) {
       digit = digit || (message[end] >= '0' && message[end] <= '9');
+      key = key || (message[end] == ':' && end > i && end + 1 < n && is_token_char(message[end + 1]));
       ++end;
     }
-    if (digit || (!also_mask.empty() && message.substr(i, end - i) == also_mask)) {
+    if (digit || key || (!also_mask.empty() && message.substr(i, end - i) == also_mask)) {
       // Keep a key of key=value or key:value: only what follows the last '=' is the value.
       out += "<*>";
     } else {

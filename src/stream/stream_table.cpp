@@ -235,6 +235,7 @@ void StreamTable::add(const parse::Record& record, std::string_view raw_line, co
   entry.time_digits = record.time_digits;
   entry.completion = record.completion || record.duration >= 0;
   entry.fields_length = static_cast<std::uint16_t>(fields.size());
+  entry.template_id = record.template_id;
   if (record.duration >= 0) {
     entry.duration_us = static_cast<std::uint32_t>(
         std::min<DurationNs>(record.duration / k_ns_per_us, static_cast<DurationNs>(Entry::k_no_duration) - 1));

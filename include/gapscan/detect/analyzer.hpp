@@ -4,6 +4,7 @@
 
 #include <gapscan/detect/finding.hpp>
 #include <gapscan/detect/timeline.hpp>
+#include <gapscan/detect/wait_points.hpp>
 #include <gapscan/stats/gap_pool.hpp>
 #include <gapscan/stream/stream_table.hpp>
 #include <gapscan/stream/window_queue.hpp>
@@ -200,6 +201,9 @@ class Analyzer {
   std::vector<Finding> periodic_findings();
   std::vector<Finding> trigger_findings();
   std::vector<Finding> renewal_findings();
+  /// The wait points: each joins the gap finding at its delay (which then says where it sits), or
+  /// is a finding of its own.
+  void add_wait_points(std::vector<Finding>& findings) const;
   void tag_lattice_modes(DetectionResult& result, const std::vector<double>& gaps) const;
   /// Gives each gap finding (not periodic) the timeline of its worst request.
   void attach_timelines(std::vector<Finding>& findings) const;
@@ -238,6 +242,7 @@ class Analyzer {
   std::map<std::int64_t, Cell> m_cells;              // sealed clusters by cell of centre (seal_clusters)
   TriggerAligner m_triggers;
   TimelineKeeper m_timelines;
+  WaitPoints m_wait_points;
   struct RenewalHit {
     Renewal renewal;
     std::string stream;

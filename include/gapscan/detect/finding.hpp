@@ -76,6 +76,17 @@ struct LatticeDetail {
   bool keeps_clock = false;                          ///< a periodic finding at the base was folded in too
 };
 
+/// For a wait point (wait_points.hpp): the kind of line the stalls follow, and how the gaps after
+/// it are spread.
+struct WaitPointDetail {
+  std::uint32_t template_id = 0;  ///< the template of the line before (parse::Record::template_id)
+  std::uint64_t gaps_after = 0;   ///< gaps of requests after such a line
+  std::uint64_t stalls = 0;       ///< of which at least the stall threshold
+  double threshold_ns = 0;        ///< max(stall_min, min_ratio × the 10th percentile of those gaps)
+  double usual_ns = 0;            ///< the median of the gaps after it below the threshold
+  bool cluster = false;           ///< the band is the tightest cluster of the stalls, not all of them
+};
+
 std::string_view to_string(Shape shape);
 
 struct Finding {
@@ -96,6 +107,7 @@ struct Finding {
   std::optional<PeriodicDetail> periodic;  ///< set for Shape::periodic
   std::optional<TriggerDetail> trigger;    ///< set for stalls around trigger lines (Shape::one_off)
   std::optional<LatticeDetail> lattice;    ///< set for a gap mode on a lattice of several multiples
+  std::optional<WaitPointDetail> wait_point;  ///< set for stalls after one kind of line (or found there too)
 
   double log10_p = 0;                   ///< significance used for ranking: min of the two below
   double log10_p_per_request = 0;       ///< best per-request p, Bonferroni-corrected over requests (0 if none)

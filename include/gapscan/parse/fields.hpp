@@ -21,6 +21,11 @@ namespace gapscan::parse {
 /// Empty when there is none.
 std::string_view find_request_id_pair(std::string_view text, int max_rank = 5);
 
+/// The same for a JSON text (a Monolog context or extra object, flat or nested): the value of the
+/// best-ranked `"key": "value"` (or number) whose key names a request, trace, … (the keys of
+/// find_request_id_pair, the same ranks). Empty when there is none.
+std::string_view find_request_id_json(std::string_view json, int max_rank = 5);
+
 /// The key=value key that groups a log's lines into requests, learnt from its first lines.
 struct GroupKeyChoice {
   std::string key;         ///< empty: none

@@ -2,7 +2,8 @@
 // Message templates: a message with its variable parts masked, so that the lines one log
 // statement writes share a key ("Lowered set() TTL for <*> due to replication lag.").
 // Masked: quoted strings, and every token (a run of letters, digits and _ . - : / @) that
-// holds a digit (numbers, ids, hex, times, addresses, versions); the rest stays. Whitespace
+// holds a digit (numbers, ids, hex, times, addresses, versions) or a ':' inside it (cache keys such
+// as WANCache:v:global:page, URLs, host:port); the rest stays. Whitespace
 // runs become one space; the template stops after 160 characters.
 
 #include <cstdint>

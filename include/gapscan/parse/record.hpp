@@ -28,6 +28,8 @@ struct Record {
                                      ///< empty for lines that name their own fields (key=value, JSON)
   bool completion = false;           ///< the line reports a finished request (an access-log line); a line that
                                      ///< logs a duration is taken as one too
+  std::uint32_t template_id = 0;     ///< the message's template (message_template.hpp), low 32 bits of its hash;
+                                     ///< 0: not computed (set by the scan before the record joins a stream)
 };
 
 }  // namespace gapscan::parse

@@ -28,6 +28,7 @@ struct Entry {
   bool completion = false;  ///< the line reports a finished request or operation (Record::completion, or a duration)
   std::uint16_t fields_length = 0;            ///< Record::fields, kept in StreamWindow::text right after the line
   std::uint32_t duration_us = k_no_duration;  ///< the duration the line logs, in µs (capped); k_no_duration: none
+  std::uint32_t template_id = 0;              ///< its message template (parse::Record::template_id); 0: none
   static constexpr std::uint32_t k_no_duration = UINT32_MAX;
 };
 

@@ -1,6 +1,7 @@
 // Monolog's default LineFormatter (Monolog 1, 2 and 3):
 //   [<datetime>] <channel>.<LEVEL>: <message> <context json> <extra json>
-// The request id is extra.reqId (MediaWiki's WikiProcessor), else extra.uid / unique_id.
+// The request id is extra.reqId (MediaWiki's WikiProcessor), else extra.uid / unique_id, else a
+// request, trace or transaction id in the extra or the context (`{"req":"…"}`, `request_id`).
 
 #include "formats.hpp"
 #include "scan.hpp"
@@ -38,13 +39,33 @@ class MonologLineParser final : public LineParser {
     record.level = head.substr(dot + 1);
     record.message = line.substr(colon + 2);
     record.group = {};
-    const std::string_view extra = trailing_json_object(record.message);
+    // The extra object (or Monolog's empty `[]`), and the context object before it.
+    std::string_view rest = record.message;
+    while (!rest.empty() && rest.back() == ' ') rest.remove_suffix(1);
+    std::string_view extra, context;
+    if (rest.ends_with("[]")) {
+      rest.remove_suffix(2);
+      while (!rest.empty() && rest.back() == ' ') rest.remove_suffix(1);
+    } else {
+      extra = trailing_json_object(rest);
+      rest.remove_suffix(extra.size());
+      while (!rest.empty() && rest.back() == ' ') rest.remove_suffix(1);
+    }
+    if (rest.ends_with("[]")) {
+      rest.remove_suffix(2);  // an empty context before the extra
+    } else {
+      context = trailing_json_object(rest);
+    }
     if (!extra.empty()) {
       for (std::string_view key : {"reqId", "uid", "unique_id"}) {
         record.group = json_string_field(extra, key);
         if (!record.group.empty()) break;
       }
     }
+    // Else a request (or trace, transaction) id the application put in the extra or the context.
+    constexpr int k_max_rank = 2;
+    if (record.group.empty() && !extra.empty()) record.group = find_request_id_json(extra, k_max_rank);
+    if (record.group.empty() && !context.empty()) record.group = find_request_id_json(context, k_max_rank);
     return ParseStatus::parsed;
   }
 };

@@ -1,0 +1,94 @@
+#pragma once
+// Wait points: where the time of requests goes after each kind of line.
+//
+// A real incident is often a few dozen stalls among tens of thousands of gaps, each after one
+// kind of line (`getMulti(...)` then 44 ms of nothing, where the next line usually comes in a
+// fraction of a millisecond). For every message template (parse/message_template.hpp) of the
+// line before a gap of a request, the distribution of that gap is kept (1/8-octave bins from
+// 1 µs); at the end, a template whose gaps are bimodal (most of them short, some at least
+// min_ratio times its 10th percentile and stall_min_ns long) is a wait point candidate. Its
+// stalls are tested as a band (all of them: a lock wait has no fixed value) and as the tightest
+// cluster among them (3 bins, ~30 %: a timer), against the gaps after every other template:
+// with q the share of the other templates' gaps in the band, the number k of this template's n
+// gaps in it is Poisson(n q) under the null that the line before does not matter; p is its
+// upper tail, multiplied by the templates tested and the bands tried.
+//
+// Bounded: at most max_templates templates are kept (the first seen); the gaps after the others
+// are counted, not kept. Each keeps its histogram (one counter per bin touched) and at most
+// `examples` of its stalls with their lines (the smallest line hashes: any grouping of merges
+// keeps the same).
+
+#include <gapscan/detect/finding.hpp>
+#include <gapscan/stats/gap_series.hpp>
+#include <gapscan/stream/stream_table.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+namespace gapscan::detect {
+
+struct StateCodec;
+
+struct WaitPointOptions {
+  double alpha = 0.01;
+  double stall_min_ns = 1e6;         ///< shorter gaps are never stalls
+  double min_ratio = 10;             ///< stalls are at least this times the template's 10th percentile
+  std::size_t min_gaps = 10;         ///< templates followed by fewer gaps are not tested
+  std::size_t min_stalls = 5;        ///< bands with fewer gaps are not tested
+  double max_stall_share = 0.9;      ///< a template whose gaps are nearly all long is work, not a wait
+  std::size_t max_templates = 4096;  ///< templates kept
+  std::size_t examples = 8;          ///< stalls kept with their lines, per template
+  std::size_t max_findings = 16;     ///< the most significant wait points returned
+};
+
+class WaitPoints {
+ public:
+  explicit WaitPoints(WaitPointOptions options = {}) : m_options(options) {}
+
+  /// Adds the gaps of a request's window, each under the template of the line before it.
+  void add(const stream::StreamWindow& window, const stats::GapSeries& series);
+  /// Adds what another instance kept (the inputs after this one's). Associative.
+  void merge(WaitPoints&& other);
+  /// The significant wait points, most significant first, as findings (Finding::wait_point).
+  std::vector<Finding> finish() const;
+
+  std::uint64_t gaps() const { return m_gaps; }
+
+  static constexpr int k_bins_per_octave = 8;
+  static constexpr int k_bins = k_bins_per_octave * 40;  ///< from 1 µs to ~12 days
+  /// The bin of a gap, and the bounds of a bin (ns).
+  static int bin_of(double gap_ns);
+  static double bin_lo(int bin);
+  static double bin_hi(int bin) { return bin_lo(bin + 1); }
+
+ private:
+  friend struct StateCodec;  // --partial: saves and loads the state
+  struct Template {
+    std::vector<std::uint32_t> bins;  ///< k_bins counters, allocated at the first gap
+    std::uint64_t gaps = 0;
+    std::uint64_t windows = 0;        ///< windows with a gap after it
+    std::uint64_t stall_windows = 0;  ///< of which with a stall after it
+    double stall_span_ns = 0;         ///< the wall time of those windows
+    std::vector<stats::GapSample> examples;
+  };
+  struct Band {
+    int lo = 0, hi = 0;  ///< bins, inclusive
+    std::uint64_t count = 0;
+    double log10_p = 0;
+  };
+  void keep_example(Template& entry, const stream::StreamWindow& window, const stats::GapSeries& series,
+                    const stats::Gap& gap, std::uint64_t hash);
+  std::optional<Finding> test(std::uint32_t id, const Template& entry, double log10_correction) const;
+  Band test_band(const Template& entry, int lo, int hi) const;
+
+  WaitPointOptions m_options;
+  std::unordered_map<std::uint32_t, Template> m_templates;
+  std::vector<std::uint64_t> m_all;  ///< k_bins counters: the gaps after every template (kept or not)
+  std::uint64_t m_gaps = 0;
+  std::uint64_t m_untracked = 0;  ///< gaps after templates beyond max_templates (in m_all, not kept apart)
+  std::vector<std::uint32_t> m_scratch;
+};
+
+}  // namespace gapscan::detect

@@ -1,0 +1,271 @@
+#include <gapscan/detect/probability.hpp>
+#include <gapscan/detect/wait_points.hpp>
+#include <gapscan/stats/gap_pool.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace gapscan::detect {
+
+int WaitPoints::bin_of(double gap_ns) {
+  if (gap_ns < 1e3) return 0;
+  const int bin = static_cast<int>(std::floor(std::log2(gap_ns / 1e3) * k_bins_per_octave));
+  return std::clamp(bin, 0, k_bins - 1);
+}
+
+double WaitPoints::bin_lo(int bin) { return 1e3 * std::exp2(static_cast<double>(bin) / k_bins_per_octave); }
+
+void WaitPoints::add(const stream::StreamWindow& window, const stats::GapSeries& series) {
+  if (series.gaps.empty()) return;
+  if (m_all.empty()) m_all.assign(k_bins, 0);
+  const double span = static_cast<double>(window.entries[series.order.back()].time -
+                                          window.entries[series.order.front()].time);
+  // Templates seen in this window, and whether a stall followed them: each window counts once.
+  m_scratch.clear();
+  for (const stats::Gap& gap : series.gaps) {
+    const stream::Entry& before = window.entries[series.order[gap.after - 1]];
+    const int bin = bin_of(static_cast<double>(gap.raw));
+    ++m_all[static_cast<std::size_t>(bin)];
+    ++m_gaps;
+    const std::uint32_t id = before.template_id;
+    auto it = m_templates.find(id);
+    if (id == 0 || (it == m_templates.end() && m_templates.size() >= m_options.max_templates)) {
+      ++m_untracked;
+      continue;
+    }
+    if (it == m_templates.end()) it = m_templates.emplace(id, Template{}).first;
+    Template& entry = it->second;
+    if (entry.bins.empty()) entry.bins.assign(k_bins, 0);
+    ++entry.bins[static_cast<std::size_t>(bin)];
+    ++entry.gaps;
+    const bool stall = static_cast<double>(gap.raw) >= m_options.stall_min_ns;
+    // Marks: id for "seen", and the high bit set beside it for "stalled" (two entries at most).
+    m_scratch.push_back(id);
+    if (stall) {
+      const stream::Entry& after = window.entries[series.order[gap.after]];
+      keep_example(entry, window, series, gap, stats::location_hash(after.location));
+      m_scratch.push_back(0);  // a separator: the next entry is the stalled id
+      m_scratch.push_back(id);
+    }
+  }
+  // Count each template once per window (seen; stalled), from the marks.
+  std::vector<std::uint32_t> seen, stalled;
+  for (std::size_t i = 0; i < m_scratch.size(); ++i) {
+    if (m_scratch[i] == 0) {
+      stalled.push_back(m_scratch[++i]);
+      continue;
+    }
+    seen.push_back(m_scratch[i]);
+  }
+  for (std::vector<std::uint32_t>* ids : {&seen, &stalled}) {
+    std::sort(ids->begin(), ids->end());
+    ids->erase(std::unique(ids->begin(), ids->end()), ids->end());
+  }
+  for (const std::uint32_t id : seen) ++m_templates[id].windows;
+  for (const std::uint32_t id : stalled) {
+    Template& entry = m_templates[id];
+    ++entry.stall_windows;
+    entry.stall_span_ns += span;
+  }
+}
+
+void WaitPoints::keep_example(Template& entry, const stream::StreamWindow& window, const stats::GapSeries& series,
+                              const stats::Gap& gap, std::uint64_t hash) {
+  if (entry.examples.size() >= m_options.examples && hash >= entry.examples.back().hash) return;
+  stats::GapSample sample;
+  const stream::Entry& after = window.entries[series.order[gap.after]];
+  sample.hash = hash;
+  sample.gap = gap.raw;
+  sample.end = after.time;
+  sample.stream = window.key.empty() ? std::string() : std::string(window.key.substr(0, 64));
+  for (std::uint32_t back = 2; back >= 1; --back) {
+    if (gap.after >= back) sample.before.push_back(stats::evidence_line(window, window.entries[series.order[gap.after - back]]));
+  }
+  sample.after = stats::evidence_line(window, after);
+  // The request's first and last lines, for evidence of scope "request".
+  sample.context.push_back(stats::evidence_line(window, window.entries[series.order.front()]));
+  sample.context.push_back(stats::evidence_line(window, window.entries[series.order.back()]));
+  const auto at = std::lower_bound(entry.examples.begin(), entry.examples.end(), hash,
+                                   [](const stats::GapSample& s, std::uint64_t h) { return s.hash < h; });
+  entry.examples.insert(at, std::move(sample));
+  if (entry.examples.size() > m_options.examples) entry.examples.pop_back();
+}
+
+void WaitPoints::merge(WaitPoints&& other) {
+  if (m_all.empty()) m_all.assign(k_bins, 0);
+  for (std::size_t b = 0; b < other.m_all.size(); ++b) m_all[b] += other.m_all[b];
+  m_gaps += other.m_gaps;
+  m_untracked += other.m_untracked;
+  // The other's templates in the order of their ids: which are kept beyond the cap is the same
+  // in any grouping of merges only up to the cap; below it, all are.
+  std::vector<std::uint32_t> ids;
+  ids.reserve(other.m_templates.size());
+  for (const auto& [id, entry] : other.m_templates) ids.push_back(id);
+  std::sort(ids.begin(), ids.end());
+  for (const std::uint32_t id : ids) {
+    Template& from = other.m_templates[id];
+    auto it = m_templates.find(id);
+    if (it == m_templates.end()) {
+      if (m_templates.size() >= m_options.max_templates) {
+        m_untracked += from.gaps;
+        continue;
+      }
+      m_templates.emplace(id, std::move(from));
+      continue;
+    }
+    Template& into = it->second;
+    if (into.bins.empty()) into.bins.assign(k_bins, 0);
+    for (std::size_t b = 0; b < from.bins.size(); ++b) into.bins[b] += from.bins[b];
+    into.gaps += from.gaps;
+    into.windows += from.windows;
+    into.stall_windows += from.stall_windows;
+    into.stall_span_ns += from.stall_span_ns;
+    for (stats::GapSample& sample : from.examples) into.examples.push_back(std::move(sample));
+    std::stable_sort(into.examples.begin(), into.examples.end(),
+                     [](const stats::GapSample& a, const stats::GapSample& b) { return a.hash < b.hash; });
+    if (into.examples.size() > m_options.examples) into.examples.resize(m_options.examples);
+  }
+}
+
+WaitPoints::Band WaitPoints::test_band(const Template& entry, int lo, int hi) const {
+  Band band{lo, hi, 0, 0};
+  std::uint64_t all = 0;
+  for (int b = lo; b <= hi; ++b) {
+    band.count += entry.bins[static_cast<std::size_t>(b)];
+    all += m_all[static_cast<std::size_t>(b)];
+  }
+  // The other templates' gaps: how often a gap lands in the band when the line before is any other.
+  const double others = static_cast<double>(m_gaps - entry.gaps);
+  const double others_in = static_cast<double>(all - band.count);
+  const double q = (others_in + 0.5) / (others + 1);
+  band.log10_p = to_log10(log_poisson_tail(static_cast<double>(entry.gaps) * q, static_cast<double>(band.count)));
+  return band;
+}
+
+namespace {
+
+/// The value below which `share` of the counts in bins [lo, hi] lie, interpolated in its bin.
+double quantile(const std::vector<std::uint32_t>& bins, int lo, int hi, double share) {
+  std::uint64_t total = 0;
+  for (int b = lo; b <= hi; ++b) total += bins[static_cast<std::size_t>(b)];
+  if (total == 0) return WaitPoints::bin_lo(lo);
+  const double want = share * static_cast<double>(total);
+  double seen = 0;
+  for (int b = lo; b <= hi; ++b) {
+    const double count = bins[static_cast<std::size_t>(b)];
+    if (count > 0 && seen + count >= want) {
+      const double f = std::clamp((want - seen) / count, 0.0, 1.0);
+      return WaitPoints::bin_lo(b) * std::exp2(f / WaitPoints::k_bins_per_octave);
+    }
+    seen += count;
+  }
+  return WaitPoints::bin_hi(hi);
+}
+
+}  // namespace
+
+std::optional<Finding> WaitPoints::test(std::uint32_t id, const Template& entry, double log10_correction) const {
+  if (entry.gaps < m_options.min_gaps || entry.bins.empty()) return std::nullopt;
+  const int last = k_bins - 1;
+  const double p10 = quantile(entry.bins, 0, last, 0.1);
+  const double threshold = std::max(m_options.stall_min_ns, m_options.min_ratio * p10);
+  // The first bin wholly at or above the threshold.
+  int first_stall = bin_of(threshold);
+  if (bin_lo(first_stall) < threshold) ++first_stall;
+  if (first_stall > last) return std::nullopt;
+  std::uint64_t stalls = 0;
+  int lo = -1, hi = -1;
+  for (int b = first_stall; b <= last; ++b) {
+    const std::uint32_t count = entry.bins[static_cast<std::size_t>(b)];
+    if (count == 0) continue;
+    stalls += count;
+    if (lo < 0) lo = b;
+    hi = b;
+  }
+  if (stalls < m_options.min_stalls ||
+      static_cast<double>(stalls) > m_options.max_stall_share * static_cast<double>(entry.gaps))
+    return std::nullopt;
+  // All the stalls (a wait without a value of its own), and their tightest cluster (a timer).
+  Band best = test_band(entry, lo, hi);
+  bool cluster = false;
+  Band tight{0, 0, 0, 0};
+  for (int b = lo; b + 2 <= hi; ++b) {
+    std::uint64_t count = 0;
+    for (int k = b; k <= b + 2; ++k) count += entry.bins[static_cast<std::size_t>(k)];
+    if (count > tight.count) tight = {b, b + 2, count, 0};
+  }
+  if (tight.count >= m_options.min_stalls && tight.count * 2 >= stalls && (tight.lo != lo || tight.hi != hi)) {
+    tight = test_band(entry, tight.lo, tight.hi);
+    if (tight.log10_p < best.log10_p) {
+      best = tight;
+      cluster = true;
+    }
+  }
+  const double log10_p = best.log10_p + log10_correction + std::log10(2.0);
+  if (log10_p > std::log10(m_options.alpha)) return std::nullopt;
+
+  Finding f;
+  f.lo_ns = quantile(entry.bins, best.lo, best.hi, 0.1);
+  f.centre_ns = quantile(entry.bins, best.lo, best.hi, 0.5);
+  f.hi_ns = quantile(entry.bins, best.lo, best.hi, 0.9);
+  // The kept stalls in the band give exact values: their median is the centre when enough.
+  std::vector<double> exact;
+  for (const stats::GapSample& sample : entry.examples) {
+    const double gap = static_cast<double>(sample.gap);
+    if (gap >= bin_lo(best.lo) && gap < bin_hi(best.hi)) {
+      exact.push_back(gap);
+      f.samples.push_back(sample);
+    }
+  }
+  if (exact.size() >= 3) {
+    std::sort(exact.begin(), exact.end());
+    f.centre_ns = exact[exact.size() / 2];
+    f.lo_ns = std::min(f.lo_ns, f.centre_ns);
+    f.hi_ns = std::max(f.hi_ns, f.centre_ns);
+  }
+  std::stable_sort(f.samples.begin(), f.samples.end(), [&](const stats::GapSample& a, const stats::GapSample& b) {
+    return std::abs(static_cast<double>(a.gap) - f.centre_ns) < std::abs(static_cast<double>(b.gap) - f.centre_ns);
+  });
+  f.rel_width = (f.hi_ns - f.lo_ns) / f.centre_ns;
+  f.gaps = best.count;
+  f.requests = std::min<std::uint64_t>(entry.stall_windows, best.count);
+  f.requests_detected = 0;
+  double member = 0;
+  for (int b = best.lo; b <= best.hi; ++b)
+    member += entry.bins[static_cast<std::size_t>(b)] * std::sqrt(bin_lo(b) * bin_hi(b));
+  f.member_time_ns = member;
+  f.requests_span_ns = std::max(entry.stall_span_ns, member);
+  f.wall_share = f.requests_span_ns > 0 ? std::min(1.0, member / f.requests_span_ns) : 0;
+  f.shape = static_cast<double>(best.count) > 1.5 * static_cast<double>(std::max<std::uint64_t>(1, f.requests))
+                ? Shape::per_op
+                : Shape::one_off;
+  f.log10_p = log10_p;
+  f.log10_p_pooled = log10_p;
+  WaitPointDetail detail;
+  detail.template_id = id;
+  detail.gaps_after = entry.gaps;
+  detail.stalls = stalls;
+  detail.threshold_ns = threshold;
+  detail.usual_ns = quantile(entry.bins, 0, std::max(0, first_stall - 1), 0.5);
+  detail.cluster = cluster;
+  f.wait_point = detail;
+  return f;
+}
+
+std::vector<Finding> WaitPoints::finish() const {
+  std::size_t tested = 0;
+  for (const auto& [id, entry] : m_templates) tested += entry.gaps >= m_options.min_gaps ? 1 : 0;
+  const double correction = std::log10(static_cast<double>(std::max<std::size_t>(1, tested)));
+  std::vector<std::uint32_t> ids;
+  for (const auto& [id, entry] : m_templates) ids.push_back(id);
+  std::sort(ids.begin(), ids.end());  // the same order on any machine
+  std::vector<Finding> found;
+  for (const std::uint32_t id : ids) {
+    if (auto f = test(id, m_templates.at(id), correction)) found.push_back(std::move(*f));
+  }
+  std::stable_sort(found.begin(), found.end(), [](const Finding& a, const Finding& b) { return a.log10_p < b.log10_p; });
+  if (found.size() > m_options.max_findings) found.resize(m_options.max_findings);
+  return found;
+}
+
+}  // namespace gapscan::detect
