@@ -38,6 +38,11 @@
 // lattice's base (with w = 1 % of it) instead of a mode's centre, 0.6 for PERIODIC ones and
 // 0.4 for the others.
 //
+// Trigger lines inside a finding's example stalls (Finding::during: another stream, a server's log,
+// says what the requests wait for): in at least 2 of them, a quarter or more, where chance (the
+// lines at their rate over the span, binomially over the examples) gives p <= 0.01, they count as evidence of weight 0.9 × their share, and M is at least
+// min(1, 2 × share): the stall lasts what the system took, not a catalog value.
+//
 // Stalls around trigger lines (detect/triggers.hpp) are named by the cause whose [[trigger]]
 // pattern they follow, with M = 1 and E from the cause's "file" evidence only (the stalls have
 // no lines of their own; E = 1 when the cause has none): C = S * H * (1 - eps + eps E) * K;
@@ -75,6 +80,10 @@ namespace gapscan::catalog {
 namespace {
 
 constexpr double k_unknown_threshold = 0.05;
+constexpr std::size_t k_during_min_hits = 2;  // trigger lines inside example stalls: at least this many,
+constexpr double k_during_min_share = 0.25;   // in this share of them,
+constexpr double k_during_log10_alpha = -2;  // and chance would put them there with p <= 0.01
+constexpr double k_during_weight = 0.9;
 constexpr double k_fixed_rel_width = 0.15;  // a fixed delay's mode is at most this wide (plus its window's width)
 constexpr double k_modified_min_confidence = 0.2;  // a cause under a modifier must fit at least this well
 constexpr double k_satellite_weight = 0.3;
@@ -308,6 +317,18 @@ CauseMatch match_cause(const detect::Finding& finding, const Cause& cause, doubl
   fit_delays(match, finding, cause);
   match.shape_factor = shape_factor(finding.shape, cause.shapes);
   weigh_evidence(match, finding, cause, markers, false);
+  for (const detect::DuringHit& during : finding.during) {
+    if (during.cause != cause.id || during.samples == 0) continue;
+    const double share = static_cast<double>(during.hits) / static_cast<double>(during.samples);
+    if (during.hits < k_during_min_hits || share < k_during_min_share || during.log10_p > k_during_log10_alpha)
+      continue;
+    // Another stream says, while these requests wait, what they wait for: the value of the stall
+    // is the system's (how long the fsync or the lock holder took), not a catalog constant.
+    match.during = during;
+    match.evidence = 1 - (1 - match.evidence) * (1 - k_during_weight * share);
+    match.value_match = std::max(match.value_match, std::min(1.0, 2 * share));
+    break;
+  }
   if (match.satellite_in_band) match.evidence = 1 - (1 - match.evidence) * (1 - k_satellite_weight);
   match.confidence = combine(s, match, cause.evidence_weight);
   return match;

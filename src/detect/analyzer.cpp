@@ -19,6 +19,7 @@
 // A finding's significance is min(per-request p x number of requests tested, pooled p).
 
 #include <gapscan/detect/analyzer.hpp>
+#include <gapscan/detect/probability.hpp>
 #include <gapscan/detect/lattice_fold.hpp>
 #include <gapscan/detect/mode_scan.hpp>
 #include <gapscan/detect/periodicity.hpp>
@@ -26,6 +27,8 @@
 #include <gapscan/stats/gap_series.hpp>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
@@ -930,6 +933,7 @@ DetectionResult Analyzer::finish() {
   }
   complete_findings(findings);
   add_wait_points(findings);
+  add_during(findings);
   result.findings = significant_ranked(std::move(findings), m_options.alpha);
   result.runs = ranked_runs();
   result.streams = ranked_streams();
@@ -965,6 +969,49 @@ void Analyzer::add_wait_points(std::vector<Finding>& findings) const {
       if (!dup) samples.push_back(std::move(sample));
     }
     same->samples = std::move(samples);
+  }
+}
+
+void Analyzer::add_during(std::vector<Finding>& findings) const {
+  const std::vector<TriggerAligner::Moment> moments = m_triggers.moments();
+  if (moments.empty()) return;
+  const std::vector<TriggerSpec>& specs = m_triggers.specs();
+  const double span = static_cast<double>(std::max<TimeNs>(1, moments.back().time - moments.front().time));
+  std::vector<std::size_t> per_spec(specs.size(), 0);
+  for (const TriggerAligner::Moment& m : moments) ++per_spec[m.spec];
+  for (Finding& f : findings) {
+    if (f.values != ValueKind::gap || f.periodic || f.trigger || f.samples.empty()) continue;
+    for (std::size_t s = 0; s < specs.size(); ++s) {
+      if (per_spec[s] == 0 || specs[s].cause.empty()) continue;
+      const double after = specs[s].after_ns > 0 ? specs[s].after_ns : m_options.trigger_options.after_ns;
+      const double tolerance = m_options.trigger_options.tolerance_ns;
+      DuringHit hit;
+      hit.cause = specs[s].cause;
+      hit.pattern = specs[s].pattern;
+      hit.meaning = specs[s].meaning;
+      double covered = 0;
+      for (const stats::GapSample& sample : f.samples) {
+        ++hit.samples;
+        // The line falls in the stall, or at most `after` before it began.
+        const double begin = static_cast<double>(sample.end - sample.gap) - after;
+        const double end = static_cast<double>(sample.end) + tolerance;
+        covered += end - begin;
+        const auto first = std::lower_bound(
+            moments.begin(), moments.end(), static_cast<TimeNs>(begin),
+            [](const TriggerAligner::Moment& m, TimeNs t) { return m.time < t; });
+        for (auto it = first; it != moments.end() && static_cast<double>(it->time) <= end; ++it) {
+          if (it->spec == s && it->stream != std::string_view(sample.stream)) {
+            ++hit.hits;
+            break;
+          }
+        }
+      }
+      // Lines at moments unrelated to the stalls: Poisson over the span, at the rate they were seen.
+      const double lambda = static_cast<double>(per_spec[s]) * covered / static_cast<double>(hit.samples) / span;
+      hit.chance = 1 - std::exp(-lambda);
+      hit.log10_p = to_log10(log_binomial_tail(hit.samples, hit.hits, hit.chance));
+      if (hit.hits > 0) f.during.push_back(std::move(hit));
+    }
   }
 }
 

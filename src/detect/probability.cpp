@@ -115,4 +115,19 @@ double student_t_upper_tail(double t, double dof) {
   return t > 0 ? half : 1 - half;
 }
 
+double log_binomial_tail(std::size_t n, std::size_t k, double p) {
+  if (k == 0) return 0;
+  if (k > n || p <= 0) return -std::numeric_limits<double>::infinity();
+  if (p >= 1) return 0;
+  double log_sum = -std::numeric_limits<double>::infinity();
+  for (std::size_t j = k; j <= n; ++j) {
+    const double term = log_gamma(static_cast<double>(n) + 1) - log_gamma(static_cast<double>(j) + 1) -
+                        log_gamma(static_cast<double>(n - j) + 1) + static_cast<double>(j) * std::log(p) +
+                        static_cast<double>(n - j) * std::log1p(-p);
+    const double hi = std::max(log_sum, term);
+    log_sum = hi + std::log(std::exp(log_sum - hi) + std::exp(term - hi));
+  }
+  return std::min(0.0, log_sum);
+}
+
 }  // namespace gapscan::detect

@@ -430,31 +430,44 @@ struct StateCodec {
   }
   Json wait_points(const WaitPoints& w) const {
     Json templates = Json::array();
-    std::vector<std::uint32_t> ids;
-    for (const auto& [id, t] : w.m_templates) ids.push_back(id);
-    std::sort(ids.begin(), ids.end());
-    for (const std::uint32_t id : ids) {
-      const WaitPoints::Template& t = w.m_templates.at(id);
-      templates.push_back(
-          Json::array({id, sparse(t.bins), t.gaps, t.windows, t.stall_windows, t.stall_span_ns, samples(t.examples)}));
+    std::vector<std::uint64_t> keys;
+    for (const auto& [key, t] : w.m_templates) keys.push_back(key);
+    std::sort(keys.begin(), keys.end());
+    for (const std::uint64_t key : keys) {
+      const WaitPoints::Template& t = w.m_templates.at(key);
+      templates.push_back(Json::array(
+          {key, t.input, sparse(t.bins), t.gaps, t.windows, t.stall_windows, t.stall_span_ns, samples(t.examples)}));
     }
-    return Json::array({sparse(w.m_all), w.m_gaps, w.m_untracked, templates});
+    Json backgrounds = Json::array();
+    std::vector<SourceId> inputs;
+    for (const auto& [input, b] : w.m_all) inputs.push_back(input);
+    std::sort(inputs.begin(), inputs.end());
+    for (const SourceId input : inputs) {
+      const WaitPoints::Background& b = w.m_all.at(input);
+      backgrounds.push_back(Json::array({input, sparse(b.bins), b.gaps}));
+    }
+    return Json::array({backgrounds, w.m_gaps, w.m_untracked, templates});
   }
   void wait_points(const Json& j, WaitPoints& w) const {
-    w.m_all.assign(WaitPoints::k_bins, 0);
-    sparse(j.at(0), w.m_all);
+    for (const Json& b : j.at(0)) {
+      WaitPoints::Background& background = w.m_all[b.at(0).get<SourceId>()];
+      background.bins.assign(WaitPoints::k_bins, 0);
+      sparse(b.at(1), background.bins);
+      background.gaps = b.at(2).get<std::uint64_t>();
+    }
     w.m_gaps = j.at(1).get<std::uint64_t>();
     w.m_untracked = j.at(2).get<std::uint64_t>();
     for (const Json& t : j.at(3)) {
       WaitPoints::Template entry;
+      entry.input = t.at(1).get<SourceId>();
       entry.bins.assign(WaitPoints::k_bins, 0);
-      sparse(t.at(1), entry.bins);
-      entry.gaps = t.at(2).get<std::uint64_t>();
-      entry.windows = t.at(3).get<std::uint64_t>();
-      entry.stall_windows = t.at(4).get<std::uint64_t>();
-      entry.stall_span_ns = t.at(5).get<double>();
-      entry.examples = samples(t.at(6));
-      w.m_templates[t.at(0).get<std::uint32_t>()] = std::move(entry);
+      sparse(t.at(2), entry.bins);
+      entry.gaps = t.at(3).get<std::uint64_t>();
+      entry.windows = t.at(4).get<std::uint64_t>();
+      entry.stall_windows = t.at(5).get<std::uint64_t>();
+      entry.stall_span_ns = t.at(6).get<double>();
+      entry.examples = samples(t.at(7));
+      w.m_templates[t.at(0).get<std::uint64_t>()] = std::move(entry);
     }
   }
   void analyzer(const Json& j, Analyzer& a) const {

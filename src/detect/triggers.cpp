@@ -50,21 +50,6 @@ double log_chi2_even_upper(double x, std::size_t k) {
   return std::min(0.0, -y + log_sum);
 }
 
-/// ln P(Bin(n, q) >= k).
-double log_binomial_tail(std::size_t n, std::size_t k, double q) {
-  if (k == 0) return 0;
-  if (k > n) return -std::numeric_limits<double>::infinity();
-  double log_sum = -std::numeric_limits<double>::infinity();
-  for (std::size_t j = k; j <= n; ++j) {
-    const double term = log_gamma(static_cast<double>(n) + 1) - log_gamma(static_cast<double>(j) + 1) -
-                        log_gamma(static_cast<double>(n - j) + 1) + static_cast<double>(j) * std::log(q) +
-                        static_cast<double>(n - j) * std::log1p(-q);
-    const double hi = std::max(log_sum, term);
-    log_sum = hi + std::log(std::exp(log_sum - hi) + std::exp(term - hi));
-  }
-  return std::min(0.0, log_sum);
-}
-
 }  // namespace
 
 TriggerAligner::TriggerAligner(std::vector<TriggerSpec> specs, TriggerOptions options) : m_options(options) {
@@ -640,6 +625,15 @@ std::vector<TriggerFinding> TriggerAligner::finish() {
   }
   std::sort(out.begin(), out.end(),
             [](const TriggerFinding& a, const TriggerFinding& b) { return a.log10_p < b.log10_p; });
+  return out;
+}
+
+std::vector<TriggerAligner::Moment> TriggerAligner::moments() const {
+  std::vector<Moment> out;
+  for (const Trigger& trigger : m_triggers) {
+    if (!m_specs[trigger.spec].marker) out.push_back({trigger.time, trigger.spec, trigger.stream});
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Moment& a, const Moment& b) { return a.time < b.time; });
   return out;
 }
 

@@ -17,53 +17,47 @@ double WaitPoints::bin_lo(int bin) { return 1e3 * std::exp2(static_cast<double>(
 
 void WaitPoints::add(const stream::StreamWindow& window, const stats::GapSeries& series) {
   if (series.gaps.empty()) return;
-  if (m_all.empty()) m_all.assign(k_bins, 0);
+  const SourceId input = window.entries[series.order.front()].location.source;
+  Background& background = m_all[input];
+  if (background.bins.empty()) background.bins.assign(k_bins, 0);
   const double span = static_cast<double>(window.entries[series.order.back()].time -
                                           window.entries[series.order.front()].time);
   // Templates seen in this window, and whether a stall followed them: each window counts once.
   m_scratch.clear();
+  std::vector<std::uint64_t> stalled;
   for (const stats::Gap& gap : series.gaps) {
     const stream::Entry& before = window.entries[series.order[gap.after - 1]];
     const int bin = bin_of(static_cast<double>(gap.raw));
-    ++m_all[static_cast<std::size_t>(bin)];
+    ++background.bins[static_cast<std::size_t>(bin)];
+    ++background.gaps;
     ++m_gaps;
     const std::uint32_t id = before.template_id;
-    auto it = m_templates.find(id);
+    const std::uint64_t key = key_of(input, id);
+    auto it = m_templates.find(key);
     if (id == 0 || (it == m_templates.end() && m_templates.size() >= m_options.max_templates)) {
       ++m_untracked;
       continue;
     }
-    if (it == m_templates.end()) it = m_templates.emplace(id, Template{}).first;
+    if (it == m_templates.end()) it = m_templates.emplace(key, Template{}).first;
     Template& entry = it->second;
+    entry.input = input;
     if (entry.bins.empty()) entry.bins.assign(k_bins, 0);
     ++entry.bins[static_cast<std::size_t>(bin)];
     ++entry.gaps;
-    const bool stall = static_cast<double>(gap.raw) >= m_options.stall_min_ns;
-    // Marks: id for "seen", and the high bit set beside it for "stalled" (two entries at most).
-    m_scratch.push_back(id);
-    if (stall) {
+    m_scratch.push_back(key);
+    if (static_cast<double>(gap.raw) >= m_options.stall_min_ns) {
       const stream::Entry& after = window.entries[series.order[gap.after]];
       keep_example(entry, window, series, gap, stats::location_hash(after.location));
-      m_scratch.push_back(0);  // a separator: the next entry is the stalled id
-      m_scratch.push_back(id);
+      stalled.push_back(key);
     }
   }
-  // Count each template once per window (seen; stalled), from the marks.
-  std::vector<std::uint32_t> seen, stalled;
-  for (std::size_t i = 0; i < m_scratch.size(); ++i) {
-    if (m_scratch[i] == 0) {
-      stalled.push_back(m_scratch[++i]);
-      continue;
-    }
-    seen.push_back(m_scratch[i]);
+  for (std::vector<std::uint64_t>* keys : {&m_scratch, &stalled}) {
+    std::sort(keys->begin(), keys->end());
+    keys->erase(std::unique(keys->begin(), keys->end()), keys->end());
   }
-  for (std::vector<std::uint32_t>* ids : {&seen, &stalled}) {
-    std::sort(ids->begin(), ids->end());
-    ids->erase(std::unique(ids->begin(), ids->end()), ids->end());
-  }
-  for (const std::uint32_t id : seen) ++m_templates[id].windows;
-  for (const std::uint32_t id : stalled) {
-    Template& entry = m_templates[id];
+  for (const std::uint64_t key : m_scratch) ++m_templates[key].windows;
+  for (const std::uint64_t key : stalled) {
+    Template& entry = m_templates[key];
     ++entry.stall_windows;
     entry.stall_span_ns += span;
   }
@@ -92,25 +86,29 @@ void WaitPoints::keep_example(Template& entry, const stream::StreamWindow& windo
 }
 
 void WaitPoints::merge(WaitPoints&& other) {
-  if (m_all.empty()) m_all.assign(k_bins, 0);
-  for (std::size_t b = 0; b < other.m_all.size(); ++b) m_all[b] += other.m_all[b];
+  for (auto& [input, from] : other.m_all) {
+    Background& into = m_all[input];
+    if (into.bins.empty()) into.bins.assign(k_bins, 0);
+    for (std::size_t b = 0; b < from.bins.size(); ++b) into.bins[b] += from.bins[b];
+    into.gaps += from.gaps;
+  }
   m_gaps += other.m_gaps;
   m_untracked += other.m_untracked;
-  // The other's templates in the order of their ids: which are kept beyond the cap is the same
-  // in any grouping of merges only up to the cap; below it, all are.
-  std::vector<std::uint32_t> ids;
-  ids.reserve(other.m_templates.size());
-  for (const auto& [id, entry] : other.m_templates) ids.push_back(id);
-  std::sort(ids.begin(), ids.end());
-  for (const std::uint32_t id : ids) {
-    Template& from = other.m_templates[id];
-    auto it = m_templates.find(id);
+  // The other's templates in the order of their keys, so that which are kept beyond the cap does
+  // not depend on a hash table's order.
+  std::vector<std::uint64_t> keys;
+  keys.reserve(other.m_templates.size());
+  for (const auto& [key, entry] : other.m_templates) keys.push_back(key);
+  std::sort(keys.begin(), keys.end());
+  for (const std::uint64_t key : keys) {
+    Template& from = other.m_templates[key];
+    auto it = m_templates.find(key);
     if (it == m_templates.end()) {
       if (m_templates.size() >= m_options.max_templates) {
         m_untracked += from.gaps;
         continue;
       }
-      m_templates.emplace(id, std::move(from));
+      m_templates.emplace(key, std::move(from));
       continue;
     }
     Template& into = it->second;
@@ -130,12 +128,14 @@ void WaitPoints::merge(WaitPoints&& other) {
 WaitPoints::Band WaitPoints::test_band(const Template& entry, int lo, int hi) const {
   Band band{lo, hi, 0, 0};
   std::uint64_t all = 0;
+  const Background& background = m_all.at(entry.input);
   for (int b = lo; b <= hi; ++b) {
     band.count += entry.bins[static_cast<std::size_t>(b)];
-    all += m_all[static_cast<std::size_t>(b)];
+    all += background.bins[static_cast<std::size_t>(b)];
   }
-  // The other templates' gaps: how often a gap lands in the band when the line before is any other.
-  const double others = static_cast<double>(m_gaps - entry.gaps);
+  // The input's other templates' gaps: how often a gap lands in the band when the line before is
+  // any other.
+  const double others = static_cast<double>(background.gaps - entry.gaps);
   const double others_in = static_cast<double>(all - band.count);
   const double q = (others_in + 0.5) / (others + 1);
   band.log10_p = to_log10(log_poisson_tail(static_cast<double>(entry.gaps) * q, static_cast<double>(band.count)));
@@ -164,7 +164,7 @@ double quantile(const std::vector<std::uint32_t>& bins, int lo, int hi, double s
 
 }  // namespace
 
-std::optional<Finding> WaitPoints::test(std::uint32_t id, const Template& entry, double log10_correction) const {
+std::optional<Finding> WaitPoints::test(const Template& entry, std::uint32_t id, double log10_correction) const {
   if (entry.gaps < m_options.min_gaps || entry.bins.empty()) return std::nullopt;
   const int last = k_bins - 1;
   const double p10 = quantile(entry.bins, 0, last, 0.1);
@@ -254,14 +254,14 @@ std::optional<Finding> WaitPoints::test(std::uint32_t id, const Template& entry,
 
 std::vector<Finding> WaitPoints::finish() const {
   std::size_t tested = 0;
-  for (const auto& [id, entry] : m_templates) tested += entry.gaps >= m_options.min_gaps ? 1 : 0;
+  for (const auto& [key, entry] : m_templates) tested += entry.gaps >= m_options.min_gaps ? 1 : 0;
   const double correction = std::log10(static_cast<double>(std::max<std::size_t>(1, tested)));
-  std::vector<std::uint32_t> ids;
-  for (const auto& [id, entry] : m_templates) ids.push_back(id);
-  std::sort(ids.begin(), ids.end());  // the same order on any machine
+  std::vector<std::uint64_t> keys;
+  for (const auto& [key, entry] : m_templates) keys.push_back(key);
+  std::sort(keys.begin(), keys.end());  // the same order on any machine
   std::vector<Finding> found;
-  for (const std::uint32_t id : ids) {
-    if (auto f = test(id, m_templates.at(id), correction)) found.push_back(std::move(*f));
+  for (const std::uint64_t key : keys) {
+    if (auto f = test(m_templates.at(key), static_cast<std::uint32_t>(key), correction)) found.push_back(std::move(*f));
   }
   std::stable_sort(found.begin(), found.end(), [](const Finding& a, const Finding& b) { return a.log10_p < b.log10_p; });
   if (found.size() > m_options.max_findings) found.resize(m_options.max_findings);

@@ -122,6 +122,11 @@ void add_cause(Finding& out, const catalog::Suspect& suspect, const detect::Find
       if (best.satellite_in_band) out.band_satellite_ms = best.delay->satellite_ms;
       out.implies = best.delay->implies;
     }
+    if (best.during) {
+      out.evidence.push_back({best.during->pattern, "during",
+                              "another input's line, written while the requests waited: " + best.during->meaning, 0.9,
+                              best.during->hits, best.during->samples, std::string()});
+    }
     for (const catalog::EvidenceHit& hit : best.hits) {
       out.evidence.push_back({hit.pattern->pattern, std::string(catalog::to_string(hit.pattern->scope)),
                               hit.pattern->meaning, hit.pattern->weight, hit.hits, hit.samples, hit.example});

@@ -6,6 +6,7 @@
 #include <gapscan/detect/finding.hpp>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace gapscan::catalog {
@@ -33,6 +34,9 @@ struct CauseMatch {
   /// Windows made from a setting the log itself states (a timeout a line sets): the storage
   /// `delay` may point into.
   std::shared_ptr<const std::vector<DelayWindow>> configured;
+  /// The cause's trigger lines that other streams wrote during the example stalls, when more
+  /// than chance puts there: evidence of scope "during", and the stalls' value need not fit.
+  std::optional<detect::DuringHit> during;
 };
 
 /// The delay windows a cause that can be CAPPED gains from the settings its "file" evidence

@@ -204,6 +204,9 @@ class Analyzer {
   /// The wait points: each joins the gap finding at its delay (which then says where it sits), or
   /// is a finding of its own.
   void add_wait_points(std::vector<Finding>& findings) const;
+  /// For each gap finding, the trigger lines of other streams inside its example stalls
+  /// (Finding::during), where they are more than chance would put there.
+  void add_during(std::vector<Finding>& findings) const;
   void tag_lattice_modes(DetectionResult& result, const std::vector<double>& gaps) const;
   /// Gives each gap finding (not periodic) the timeline of its worst request.
   void attach_timelines(std::vector<Finding>& findings) const;

@@ -87,6 +87,19 @@ struct WaitPointDetail {
   bool cluster = false;           ///< the band is the tightest cluster of the stalls, not all of them
 };
 
+/// Lines of a cause's [[trigger]] written by another stream during the finding's example stalls
+/// (or just before they began): a server that says what the client waited for (PostgreSQL's
+/// `still waiting for ShareLock`, Redis's `Asynchronous AOF fsync is taking too long`).
+struct DuringHit {
+  std::string cause;
+  std::string pattern;
+  std::string meaning;
+  std::size_t hits = 0;     ///< example stalls with such a line
+  std::size_t samples = 0;  ///< example stalls tested
+  double chance = 0;        ///< the share expected if the lines fell at moments unrelated to the stalls
+  double log10_p = 0;       ///< P(at least `hits` of `samples` by chance), binomial
+};
+
 std::string_view to_string(Shape shape);
 
 struct Finding {
@@ -108,6 +121,7 @@ struct Finding {
   std::optional<TriggerDetail> trigger;    ///< set for stalls around trigger lines (Shape::one_off)
   std::optional<LatticeDetail> lattice;    ///< set for a gap mode on a lattice of several multiples
   std::optional<WaitPointDetail> wait_point;  ///< set for stalls after one kind of line (or found there too)
+  std::vector<DuringHit> during;              ///< other streams' trigger lines inside the example stalls
 
   double log10_p = 0;                   ///< significance used for ranking: min of the two below
   double log10_p_per_request = 0;       ///< best per-request p, Bonferroni-corrected over requests (0 if none)

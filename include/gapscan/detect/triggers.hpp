@@ -183,6 +183,15 @@ class TriggerAligner {
   /// The marker patterns that matched at least one line.
   std::vector<MarkerHit> markers() const;
 
+  /// A trigger line kept: when, which spec, which stream (key, cut).
+  struct Moment {
+    TimeNs time;
+    std::size_t spec;
+    std::string_view stream;
+  };
+  /// The trigger lines kept (not markers), in time order.
+  std::vector<Moment> moments() const;
+
  private:
   friend struct StateCodec;  // --partial: saves and loads the state
   struct Span {

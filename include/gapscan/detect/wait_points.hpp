@@ -8,10 +8,11 @@
 // 1 µs); at the end, a template whose gaps are bimodal (most of them short, some at least
 // min_ratio times its 10th percentile and stall_min_ns long) is a wait point candidate. Its
 // stalls are tested as a band (all of them: a lock wait has no fixed value) and as the tightest
-// cluster among them (3 bins, ~30 %: a timer), against the gaps after every other template:
-// with q the share of the other templates' gaps in the band, the number k of this template's n
-// gaps in it is Poisson(n q) under the null that the line before does not matter; p is its
-// upper tail, multiplied by the templates tested and the bands tried.
+// cluster among them (3 bins, ~30 %: a timer), against the gaps after every other template of the
+// same input (another program's log beside it has pauses of its own): with q the share of the
+// other templates' gaps in the band, the number k of this template's n gaps in it is Poisson(n q)
+// under the null that the line before does not matter; p is its upper tail, multiplied by the
+// templates tested and the bands tried.
 //
 // Bounded: at most max_templates templates are kept (the first seen); the gaps after the others
 // are counted, not kept. Each keeps its histogram (one counter per bin touched) and at most
@@ -39,7 +40,7 @@ struct WaitPointOptions {
   std::size_t min_stalls = 5;        ///< bands with fewer gaps are not tested
   double max_stall_share = 0.9;      ///< a template whose gaps are nearly all long is work, not a wait
   std::size_t max_templates = 4096;  ///< templates kept
-  std::size_t examples = 8;          ///< stalls kept with their lines, per template
+  std::size_t examples = 12;         ///< stalls kept with their lines, per template
   std::size_t max_findings = 16;     ///< the most significant wait points returned
 };
 
@@ -72,7 +73,14 @@ class WaitPoints {
     std::uint64_t stall_windows = 0;  ///< of which with a stall after it
     double stall_span_ns = 0;         ///< the wall time of those windows
     std::vector<stats::GapSample> examples;
+    SourceId input = 0;
   };
+  /// An input's gaps after every template (kept or not), per bin.
+  struct Background {
+    std::vector<std::uint32_t> bins;
+    std::uint64_t gaps = 0;
+  };
+  static std::uint64_t key_of(SourceId input, std::uint32_t id) { return (std::uint64_t{input} << 32) | id; }
   struct Band {
     int lo = 0, hi = 0;  ///< bins, inclusive
     std::uint64_t count = 0;
@@ -80,15 +88,15 @@ class WaitPoints {
   };
   void keep_example(Template& entry, const stream::StreamWindow& window, const stats::GapSeries& series,
                     const stats::Gap& gap, std::uint64_t hash);
-  std::optional<Finding> test(std::uint32_t id, const Template& entry, double log10_correction) const;
+  std::optional<Finding> test(const Template& entry, std::uint32_t id, double log10_correction) const;
   Band test_band(const Template& entry, int lo, int hi) const;
 
   WaitPointOptions m_options;
-  std::unordered_map<std::uint32_t, Template> m_templates;
-  std::vector<std::uint64_t> m_all;  ///< k_bins counters: the gaps after every template (kept or not)
+  std::unordered_map<std::uint64_t, Template> m_templates;  ///< by key_of(input, template id)
+  std::unordered_map<SourceId, Background> m_all;
   std::uint64_t m_gaps = 0;
   std::uint64_t m_untracked = 0;  ///< gaps after templates beyond max_templates (in m_all, not kept apart)
-  std::vector<std::uint32_t> m_scratch;
+  std::vector<std::uint64_t> m_scratch;
 };
 
 }  // namespace gapscan::detect
