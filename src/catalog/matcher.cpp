@@ -33,6 +33,11 @@
 // called likely. A finding whose centre lies within its tolerance of the satellite value of a
 // higher-ranked suspect of the same cause is folded into that suspect.
 //
+// A modifier cause (Cause::modifier: the timer tick) that names a lattice whose modes are
+// consecutive multiples (one stall, with whole ticks of think time above it) steps aside when
+// the band of those modes, read as one finding, names another cause with C >= 0.4: that cause
+// names the finding and the modifier annotates it (Suspect::modified_by).
+//
 // Gap modes on several multiples of a lattice that holds most gaps are folded into one
 // QUANTISED finding (LatticeDetail): H = 1 for QUANTISED causes, which are matched by the
 // lattice's base (with w = 1 % of it) instead of a mode's centre, 0.6 for PERIODIC ones and
@@ -85,7 +90,7 @@ constexpr double k_during_min_share = 0.25;   // in this share of them,
 constexpr double k_during_log10_alpha = -2;  // and chance would put them there with p <= 0.01
 constexpr double k_during_weight = 0.9;
 constexpr double k_fixed_rel_width = 0.15;  // a fixed delay's mode is at most this wide (plus its window's width)
-constexpr double k_modified_min_confidence = 0.2;  // a cause under a modifier must fit at least this well
+constexpr double k_modified_min_confidence = 0.4;  // a cause under a modifier must fit at least this well
 constexpr double k_satellite_weight = 0.3;
 constexpr std::uint64_t k_unexplained_min_requests = 3;
 constexpr double k_satellite_band_discount = 0.95;  // a band reaching the satellite fits a little less
@@ -125,21 +130,35 @@ double significance(double log10_p) { return 1 - std::exp(-std::max(0.0, -log10_
 
 /// Identifiers read as words: snake_case and camelCase names split where their words meet
 /// (`op=resolve_start` reads "op=resolve start", `connectTimeout` "connect Timeout"), so that
-/// a pattern written for prose (\bresolve\b) reads the names programs log too.
+/// a pattern written for prose (\bresolve\b) reads the names programs log too. Keys (a name
+/// followed by `=` or `:`) stay whole: `time_connect=0.0003` names a timer, not a connect.
 std::string split_identifiers(std::string_view text) {
   std::string out;
   out.reserve(text.size() + 8);
-  const auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '_' && i > 0 && i + 1 < text.size() && alnum(text[i - 1]) && alnum(text[i + 1])) {
-      out += ' ';
+  const auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
+  std::size_t i = 0;
+  while (i < text.size()) {
+    if (!word(text[i])) {
+      out += text[i++];
       continue;
     }
-    if (i > 0 && std::isupper(static_cast<unsigned char>(c)) != 0 &&
-        std::islower(static_cast<unsigned char>(text[i - 1])) != 0)
-      out += ' ';
-    out += c;
+    std::size_t end = i;
+    while (end < text.size() && word(text[end])) ++end;
+    std::size_t next = end;
+    if (next < text.size() && (text[next] == '"' || text[next] == '\'')) ++next;
+    const bool key = next < text.size() && (text[next] == '=' || text[next] == ':');
+    for (std::size_t k = i; k < end; ++k) {
+      const char c = text[k];
+      if (!key && c == '_' && k > i && k + 1 < end) {
+        out += ' ';
+        continue;
+      }
+      if (!key && k > i && std::isupper(static_cast<unsigned char>(c)) != 0 &&
+          std::islower(static_cast<unsigned char>(text[k - 1])) != 0)
+        out += ' ';
+      out += c;
+    }
+    i = end;
   }
   return out;
 }
@@ -401,6 +420,20 @@ int tier_of(const Suspect& suspect) {
   return 2;
 }
 
+/// Whether a lattice's modes (those holding 5 % of its gaps or more) are consecutive multiples:
+/// one stall and the whole ticks of think time above it (44, 48, 52, 56 ms), not a loop that
+/// sleeps some number of ticks (50, 60, 100, 110 ms).
+bool one_stall(const detect::LatticeDetail& lattice) {
+  std::uint64_t total = 0;
+  for (const auto& [multiple, gaps] : lattice.modes) total += gaps;
+  std::vector<int> held;
+  for (const auto& [multiple, gaps] : lattice.modes)
+    if (static_cast<double>(gaps) >= 0.05 * static_cast<double>(total)) held.push_back(multiple);
+  std::sort(held.begin(), held.end());
+  if (held.empty()) return false;
+  return held.back() - held.front() + 1 == static_cast<int>(held.size());
+}
+
 /// A lattice finding read as the band its modes span: centre at the median of its gaps' modes,
 /// 80 % of them between lo and hi, no lattice (so that a cause is fitted by the stall's own value).
 detect::Finding lattice_band(const detect::Finding& finding) {
@@ -592,7 +625,7 @@ std::vector<Suspect> rank_suspects(const std::vector<detect::Finding>& findings,
       matches.push_back(match_cause(finding, catalog.causes[c], suspect.significance, markers, configured[c]));
     std::stable_sort(matches.begin(), matches.end(),
                      [](const CauseMatch& a, const CauseMatch& b) { return a.confidence > b.confidence; });
-    if (!matches.empty() && matches.front().cause->modifier && finding.lattice) {
+    if (!matches.empty() && matches.front().cause->modifier && finding.lattice && one_stall(*finding.lattice)) {
       // A modifier names the lattice; the stall its modes hold may have a cause of its own.
       auto band = std::make_shared<const detect::Finding>(lattice_band(finding));
       std::vector<CauseMatch> under;

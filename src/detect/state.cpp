@@ -450,7 +450,7 @@ struct StateCodec {
   }
   void wait_points(const Json& j, WaitPoints& w) const {
     for (const Json& b : j.at(0)) {
-      WaitPoints::Background& background = w.m_all[b.at(0).get<SourceId>()];
+      WaitPoints::Background& background = w.m_all[b.at(0).get<SourceId>() + offsets.sources];
       background.bins.assign(WaitPoints::k_bins, 0);
       sparse(b.at(1), background.bins);
       background.gaps = b.at(2).get<std::uint64_t>();
@@ -459,7 +459,7 @@ struct StateCodec {
     w.m_untracked = j.at(2).get<std::uint64_t>();
     for (const Json& t : j.at(3)) {
       WaitPoints::Template entry;
-      entry.input = t.at(1).get<SourceId>();
+      entry.input = t.at(1).get<SourceId>() + offsets.sources;
       entry.bins.assign(WaitPoints::k_bins, 0);
       sparse(t.at(2), entry.bins);
       entry.gaps = t.at(3).get<std::uint64_t>();
@@ -467,7 +467,8 @@ struct StateCodec {
       entry.stall_windows = t.at(5).get<std::uint64_t>();
       entry.stall_span_ns = t.at(6).get<double>();
       entry.examples = samples(t.at(7));
-      w.m_templates[t.at(0).get<std::uint64_t>()] = std::move(entry);
+      const auto id = static_cast<std::uint32_t>(t.at(0).get<std::uint64_t>());
+      w.m_templates[WaitPoints::key_of(entry.input, id)] = std::move(entry);
     }
   }
   void analyzer(const Json& j, Analyzer& a) const {
