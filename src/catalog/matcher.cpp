@@ -44,7 +44,7 @@
 // 0.4 for the others.
 //
 // Trigger lines inside a finding's example stalls (Finding::during: another stream, a server's log,
-// says what the requests wait for): in at least 2 of them, a quarter or more, where chance (the
+// says what the requests wait for): in at least 2 of them, half or more, where chance (the
 // lines at their rate over the span, binomially over the examples) gives p <= 0.01, they count as evidence of weight 0.9 × their share, and M is at least
 // min(1, 2 × share): the stall lasts what the system took, not a catalog value.
 //
@@ -86,7 +86,7 @@ namespace {
 
 constexpr double k_unknown_threshold = 0.05;
 constexpr std::size_t k_during_min_hits = 2;  // trigger lines inside example stalls: at least this many,
-constexpr double k_during_min_share = 0.25;   // in this share of them,
+constexpr double k_during_min_share = 0.5;    // in at least half of them,
 constexpr double k_during_log10_alpha = -2;  // and chance would put them there with p <= 0.01
 constexpr double k_during_weight = 0.9;
 constexpr double k_fixed_rel_width = 0.15;  // a fixed delay's mode is at most this wide (plus its window's width)

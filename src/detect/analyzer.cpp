@@ -450,6 +450,8 @@ void Analyzer::merge(Analyzer&& other) {
     m_renewals.push_back(std::move(hit));
   }
   m_renewal_tested += other.m_renewal_tested;
+  m_first_time = std::min(m_first_time, other.m_first_time);
+  m_last_time = std::max(m_last_time, other.m_last_time);
   m_summary.windows += other.m_summary.windows;
   m_summary.keyed_windows += other.m_summary.keyed_windows;
   m_summary.windows_scanned += other.m_summary.windows_scanned;
@@ -539,6 +541,10 @@ void Analyzer::absorb(const stream::StreamWindow& window, stream::WindowWork& ba
   m_pool.add(window, series);
   m_triggers.add(window, series, work.trigger_lines);
   m_wait_points.add(window, series);
+  if (!series.order.empty()) {
+    m_first_time = std::min(m_first_time, window.entries[series.order.front()].time);
+    m_last_time = std::max(m_last_time, window.entries[series.order.back()].time);
+  }
   ++m_summary.windows;
   if (!window.key.empty()) ++m_summary.keyed_windows;
   sample_lattice_gaps(window, series);
@@ -976,41 +982,55 @@ void Analyzer::add_during(std::vector<Finding>& findings) const {
   const std::vector<TriggerAligner::Moment> moments = m_triggers.moments();
   if (moments.empty()) return;
   const std::vector<TriggerSpec>& specs = m_triggers.specs();
-  const double span = static_cast<double>(std::max<TimeNs>(1, moments.back().time - moments.front().time));
+  // The time the lines could have fallen in: all that was read of requests and trigger lines.
+  const TimeNs first = std::min(m_first_time, moments.front().time);
+  const TimeNs last = std::max(m_last_time, moments.back().time);
+  const double span = static_cast<double>(std::max<TimeNs>(1, last - first));
   std::vector<std::size_t> per_spec(specs.size(), 0);
   for (const TriggerAligner::Moment& m : moments) ++per_spec[m.spec];
+  const double tolerance = m_options.trigger_options.tolerance_ns;
   for (Finding& f : findings) {
     if (f.values != ValueKind::gap || f.periodic || f.trigger || f.samples.empty()) continue;
     for (std::size_t s = 0; s < specs.size(); ++s) {
       if (per_spec[s] == 0 || specs[s].cause.empty()) continue;
       const double after = specs[s].after_ns > 0 ? specs[s].after_ns : m_options.trigger_options.after_ns;
-      const double tolerance = m_options.trigger_options.tolerance_ns;
-      DuringHit hit;
-      hit.cause = specs[s].cause;
-      hit.pattern = specs[s].pattern;
-      hit.meaning = specs[s].meaning;
-      double covered = 0;
-      for (const stats::GapSample& sample : f.samples) {
-        ++hit.samples;
-        // The line falls in the stall, or at most `after` before it began.
-        const double begin = static_cast<double>(sample.end - sample.gap) - after;
-        const double end = static_cast<double>(sample.end) + tolerance;
-        covered += end - begin;
-        const auto first = std::lower_bound(
-            moments.begin(), moments.end(), static_cast<TimeNs>(begin),
-            [](const TriggerAligner::Moment& m, TimeNs t) { return m.time < t; });
-        for (auto it = first; it != moments.end() && static_cast<double>(it->time) <= end; ++it) {
-          if (it->spec == s && it->stream != std::string_view(sample.stream)) {
-            ++hit.hits;
-            break;
+      // The line falls in the stall, or at most `lead` before it began; leads from the tolerance
+      // up to the cause's `after`, by half decades, the best kept and counted as tried.
+      std::vector<double> leads{tolerance};
+      for (double lead = 31.6e6; lead < after; lead *= std::sqrt(10.0)) leads.push_back(lead);
+      if (after > tolerance) leads.push_back(after);
+      std::optional<DuringHit> best;
+      for (const double lead : leads) {
+        DuringHit hit;
+        hit.cause = specs[s].cause;
+        hit.pattern = specs[s].pattern;
+        hit.meaning = specs[s].meaning;
+        double covered = 0;
+        for (const stats::GapSample& sample : f.samples) {
+          ++hit.samples;
+          const double begin = static_cast<double>(sample.end - sample.gap) - lead;
+          const double end = static_cast<double>(sample.end) + tolerance;
+          covered += end - begin;
+          const auto from = std::lower_bound(moments.begin(), moments.end(), static_cast<TimeNs>(begin),
+                                             [](const TriggerAligner::Moment& m, TimeNs t) { return m.time < t; });
+          for (auto it = from; it != moments.end() && static_cast<double>(it->time) <= end; ++it) {
+            if (it->spec == s && it->stream != std::string_view(sample.stream)) {
+              ++hit.hits;
+              break;
+            }
           }
         }
+        // Lines at moments unrelated to the stalls: Poisson over the span, at the rate they were seen.
+        const double lambda = static_cast<double>(per_spec[s]) * covered / static_cast<double>(hit.samples) / span;
+        hit.chance = 1 - std::exp(-lambda);
+        hit.log10_p = to_log10(log_binomial_tail(hit.samples, hit.hits, hit.chance)) +
+                      std::log10(static_cast<double>(leads.size()));
+        if (!best || hit.log10_p < best->log10_p) best = std::move(hit);
       }
-      // Lines at moments unrelated to the stalls: Poisson over the span, at the rate they were seen.
-      const double lambda = static_cast<double>(per_spec[s]) * covered / static_cast<double>(hit.samples) / span;
-      hit.chance = 1 - std::exp(-lambda);
-      hit.log10_p = to_log10(log_binomial_tail(hit.samples, hit.hits, hit.chance));
-      if (hit.hits > 0) f.during.push_back(std::move(hit));
+      if (best && std::getenv("GAPSCAN_DEBUG_WAIT") != nullptr)
+        std::fprintf(stderr, "during %s f=%g hits=%zu/%zu chance=%g p=%g span=%g\n", best->cause.c_str(), f.centre_ns / 1e6,
+                     best->hits, best->samples, best->chance, best->log10_p, span / 1e9);
+      if (best && best->hits > 0) f.during.push_back(std::move(*best));
     }
   }
 }

@@ -426,7 +426,7 @@ struct StateCodec {
          a.m_lattice_threshold, triggers(a.m_triggers), timelines(a.m_timelines), renewals, a.m_renewal_tested,
          Json::array({s.windows, s.keyed_windows, s.windows_scanned, s.derived_windows, s.derived_windows_scanned,
                       s.pacing_windows, s.pacing_gaps}),
-         wait_points(a.m_wait_points)});
+         wait_points(a.m_wait_points), Json::array({a.m_first_time, a.m_last_time})});
   }
   Json wait_points(const WaitPoints& w) const {
     Json templates = Json::array();
@@ -517,6 +517,8 @@ struct StateCodec {
     summary.pacing_windows = s.at(5).get<std::uint64_t>();
     summary.pacing_gaps = s.at(6).get<std::uint64_t>();
     wait_points(j.at(16), a.m_wait_points);
+    a.m_first_time = j.at(17).at(0).get<TimeNs>();
+    a.m_last_time = j.at(17).at(1).get<TimeNs>();
   }
 
   Json durations(const DurationAnalyzer& d) const {

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 namespace gapscan::detect {
 
@@ -63,9 +65,29 @@ void WaitPoints::add(const stream::StreamWindow& window, const stats::GapSeries&
   }
 }
 
+namespace {
+
+/// The examples' order: the longest stalls first (ties by hash), then the rest by hash.
+bool longer(const stats::GapSample& a, const stats::GapSample& b) {
+  return a.gap != b.gap ? a.gap > b.gap : a.hash < b.hash;
+}
+
+}  // namespace
+
+void WaitPoints::trim_examples(std::vector<stats::GapSample>& examples) const {
+  // Half the longest stalls (the stalls of a rare wait are the template's longest gaps), half by
+  // line hash among the rest (what a stall after this line usually looks like): the same in any
+  // grouping of merges.
+  const std::size_t longest = m_options.examples / 2;
+  if (examples.size() <= m_options.examples) return;
+  std::sort(examples.begin(), examples.end(), longer);
+  std::sort(examples.begin() + static_cast<std::ptrdiff_t>(longest), examples.end(),
+            [](const stats::GapSample& a, const stats::GapSample& b) { return a.hash < b.hash; });
+  examples.resize(m_options.examples);
+}
+
 void WaitPoints::keep_example(Template& entry, const stream::StreamWindow& window, const stats::GapSeries& series,
                               const stats::Gap& gap, std::uint64_t hash) {
-  if (entry.examples.size() >= m_options.examples && hash >= entry.examples.back().hash) return;
   stats::GapSample sample;
   const stream::Entry& after = window.entries[series.order[gap.after]];
   sample.hash = hash;
@@ -79,10 +101,8 @@ void WaitPoints::keep_example(Template& entry, const stream::StreamWindow& windo
   // The request's first and last lines, for evidence of scope "request".
   sample.context.push_back(stats::evidence_line(window, window.entries[series.order.front()]));
   sample.context.push_back(stats::evidence_line(window, window.entries[series.order.back()]));
-  const auto at = std::lower_bound(entry.examples.begin(), entry.examples.end(), hash,
-                                   [](const stats::GapSample& s, std::uint64_t h) { return s.hash < h; });
-  entry.examples.insert(at, std::move(sample));
-  if (entry.examples.size() > m_options.examples) entry.examples.pop_back();
+  entry.examples.push_back(std::move(sample));
+  if (entry.examples.size() >= 2 * m_options.examples) trim_examples(entry.examples);
 }
 
 void WaitPoints::merge(WaitPoints&& other) {
@@ -119,27 +139,8 @@ void WaitPoints::merge(WaitPoints&& other) {
     into.stall_windows += from.stall_windows;
     into.stall_span_ns += from.stall_span_ns;
     for (stats::GapSample& sample : from.examples) into.examples.push_back(std::move(sample));
-    std::stable_sort(into.examples.begin(), into.examples.end(),
-                     [](const stats::GapSample& a, const stats::GapSample& b) { return a.hash < b.hash; });
-    if (into.examples.size() > m_options.examples) into.examples.resize(m_options.examples);
+    trim_examples(into.examples);
   }
-}
-
-WaitPoints::Band WaitPoints::test_band(const Template& entry, int lo, int hi) const {
-  Band band{lo, hi, 0, 0};
-  std::uint64_t all = 0;
-  const Background& background = m_all.at(entry.input);
-  for (int b = lo; b <= hi; ++b) {
-    band.count += entry.bins[static_cast<std::size_t>(b)];
-    all += background.bins[static_cast<std::size_t>(b)];
-  }
-  // The input's other templates' gaps: how often a gap lands in the band when the line before is
-  // any other.
-  const double others = static_cast<double>(background.gaps - entry.gaps);
-  const double others_in = static_cast<double>(all - band.count);
-  const double q = (others_in + 0.5) / (others + 1);
-  band.log10_p = to_log10(log_poisson_tail(static_cast<double>(entry.gaps) * q, static_cast<double>(band.count)));
-  return band;
 }
 
 namespace {
@@ -164,6 +165,49 @@ double quantile(const std::vector<std::uint32_t>& bins, int lo, int hi, double s
 
 }  // namespace
 
+WaitPoints::Band WaitPoints::test_band(const Template& entry, int lo, int hi) const {
+  Band band{lo, hi, 0, 0};
+  std::uint64_t all = 0;
+  const Background& background = m_all.at(entry.input);
+  for (int b = lo; b <= hi; ++b) {
+    band.count += entry.bins[static_cast<std::size_t>(b)];
+    all += background.bins[static_cast<std::size_t>(b)];
+  }
+  const auto n = static_cast<double>(entry.gaps);
+  const auto k = static_cast<double>(band.count);
+  // Null 1, the line before does not matter: the input's other templates' gaps say how often a
+  // gap lands in the band.
+  const double others = static_cast<double>(background.gaps - entry.gaps);
+  const double others_in = static_cast<double>(all - band.count);
+  const double q_others = (others_in + 0.5) / (others + 1);
+  const double log_p_others = log_poisson_tail(n * q_others, k);
+  // Null 2, the band is the tail of this template's own gaps: the gaps below it, their top fifth
+  // read as a power-law tail (Hill's estimator over the bins: xi = the mean of ln(x / u) above
+  // u, their 80th percentile), extrapolated to the band: P(X >= L) = 0.2 (L / u)^(-1/xi).
+  std::uint64_t below = 0;
+  for (int b = 0; b < lo; ++b) below += entry.bins[static_cast<std::size_t>(b)];
+  double log_p_self = 0;
+  if (below > 0) {
+    const double u = quantile(entry.bins, 0, lo - 1, 0.8);
+    double above = 0, excess = 0;
+    for (int b = 0; b < lo; ++b) {
+      const double mid = std::sqrt(bin_lo(b) * bin_hi(b));
+      if (mid <= u) continue;
+      above += entry.bins[static_cast<std::size_t>(b)];
+      excess += entry.bins[static_cast<std::size_t>(b)] * std::log(mid / u);
+    }
+    // At least one bin's width: a body that ends in one bin has no tail to speak of.
+    const double xi = std::max(std::log(2.0) / k_bins_per_octave, above > 0 ? excess / above : 0.0);
+    const double share = 0.2 * static_cast<double>(below) / n;
+    const double tail = share * std::exp(-std::log(std::max(1.0, bin_lo(lo) / u)) / xi);
+    log_p_self = log_poisson_tail(n * tail, k);
+  }
+  // Both nulls must fail (the larger p); where the input has few other gaps, only the second.
+  band.log10_p = to_log10(others >= k_min_background ? std::max(log_p_others, log_p_self) : log_p_self);
+  return band;
+}
+
+
 std::optional<Finding> WaitPoints::test(const Template& entry, std::uint32_t id, double log10_correction) const {
   if (entry.gaps < m_options.min_gaps || entry.bins.empty()) return std::nullopt;
   const int last = k_bins - 1;
@@ -185,23 +229,40 @@ std::optional<Finding> WaitPoints::test(const Template& entry, std::uint32_t id,
   if (stalls < m_options.min_stalls ||
       static_cast<double>(stalls) > m_options.max_stall_share * static_cast<double>(entry.gaps))
     return std::nullopt;
-  // All the stalls (a wait without a value of its own), and their tightest cluster (a timer).
-  Band best = test_band(entry, lo, hi);
-  bool cluster = false;
+  // Bands tried: all the stalls (a wait without a value of its own); each cluster of them (stalls
+  // with less than an octave of empty bins between them); the tightest three bins (~30 %: a timer).
+  std::vector<Band> bands{test_band(entry, lo, hi)};
+  std::vector<std::pair<int, int>> clusters;
+  for (int b = lo; b <= hi; ++b) {
+    if (entry.bins[static_cast<std::size_t>(b)] == 0) continue;
+    if (!clusters.empty() && b - clusters.back().second <= k_bins_per_octave)
+      clusters.back().second = b;
+    else
+      clusters.emplace_back(b, b);
+  }
+  if (clusters.size() > 1) {
+    for (const auto& [from, to] : clusters) {
+      std::uint64_t count = 0;
+      for (int b = from; b <= to; ++b) count += entry.bins[static_cast<std::size_t>(b)];
+      if (count >= m_options.min_stalls) bands.push_back(test_band(entry, from, to));
+    }
+  }
   Band tight{0, 0, 0, 0};
   for (int b = lo; b + 2 <= hi; ++b) {
     std::uint64_t count = 0;
     for (int k = b; k <= b + 2; ++k) count += entry.bins[static_cast<std::size_t>(k)];
     if (count > tight.count) tight = {b, b + 2, count, 0};
   }
-  if (tight.count >= m_options.min_stalls && tight.count * 2 >= stalls && (tight.lo != lo || tight.hi != hi)) {
-    tight = test_band(entry, tight.lo, tight.hi);
-    if (tight.log10_p < best.log10_p) {
-      best = tight;
-      cluster = true;
-    }
-  }
-  const double log10_p = best.log10_p + log10_correction + std::log10(2.0);
+  if (tight.count >= m_options.min_stalls && tight.count * 2 >= stalls && (tight.lo != lo || tight.hi != hi))
+    bands.push_back(test_band(entry, tight.lo, tight.hi));
+  std::size_t chosen = 0;
+  for (std::size_t i = 1; i < bands.size(); ++i)
+    if (bands[i].log10_p < bands[chosen].log10_p) chosen = i;
+  const Band best = bands[chosen];
+  const bool cluster = chosen > 0;
+  const double log10_p = best.log10_p + log10_correction + std::log10(static_cast<double>(bands.size()));
+  if (std::getenv("GAPSCAN_DEBUG_WAIT") != nullptr)
+    std::fprintf(stderr, "wait %u n=%llu stalls=%llu band=[%g,%g] k=%llu p=%g\n", id, static_cast<unsigned long long>(entry.gaps), static_cast<unsigned long long>(stalls), bin_lo(best.lo)/1e6, bin_hi(best.hi)/1e6, static_cast<unsigned long long>(best.count), log10_p);
   if (log10_p > std::log10(m_options.alpha)) return std::nullopt;
 
   Finding f;
@@ -209,11 +270,17 @@ std::optional<Finding> WaitPoints::test(const Template& entry, std::uint32_t id,
   f.centre_ns = quantile(entry.bins, best.lo, best.hi, 0.5);
   f.hi_ns = quantile(entry.bins, best.lo, best.hi, 0.9);
   // The kept stalls in the band give exact values: their median is the centre when enough.
+  // The centre from the examples kept by hash (those kept for being longest would pull it up),
+  // or all of them when none was cut.
   std::vector<double> exact;
-  for (const stats::GapSample& sample : entry.examples) {
+  std::vector<stats::GapSample> examples = entry.examples;
+  const bool cut = examples.size() > m_options.examples;
+  trim_examples(examples);
+  for (std::size_t i = 0; i < examples.size(); ++i) {
+    const stats::GapSample& sample = examples[i];
     const double gap = static_cast<double>(sample.gap);
     if (gap >= bin_lo(best.lo) && gap < bin_hi(best.hi)) {
-      exact.push_back(gap);
+      if (!cut || i >= m_options.examples / 2) exact.push_back(gap);
       f.samples.push_back(sample);
     }
   }

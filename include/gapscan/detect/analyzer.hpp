@@ -246,6 +246,8 @@ class Analyzer {
   TriggerAligner m_triggers;
   TimelineKeeper m_timelines;
   WaitPoints m_wait_points;
+  TimeNs m_first_time = INT64_MAX;  ///< the earliest and latest line of the requests analysed
+  TimeNs m_last_time = INT64_MIN;
   struct RenewalHit {
     Renewal renewal;
     std::string stream;

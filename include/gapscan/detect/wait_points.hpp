@@ -15,9 +15,9 @@
 // templates tested and the bands tried.
 //
 // Bounded: at most max_templates templates are kept (the first seen); the gaps after the others
-// are counted, not kept. Each keeps its histogram (one counter per bin touched) and at most
-// `examples` of its stalls with their lines (the smallest line hashes: any grouping of merges
-// keeps the same).
+// are counted, not kept. Each keeps its histogram and at most `examples` of its stalls with their
+// lines (twice that between cuts): half its longest stalls, half by line hash among the rest (any
+// grouping of merges keeps the same).
 
 #include <gapscan/detect/finding.hpp>
 #include <gapscan/stats/gap_series.hpp>
@@ -40,7 +40,7 @@ struct WaitPointOptions {
   std::size_t min_stalls = 5;        ///< bands with fewer gaps are not tested
   double max_stall_share = 0.9;      ///< a template whose gaps are nearly all long is work, not a wait
   std::size_t max_templates = 4096;  ///< templates kept
-  std::size_t examples = 12;         ///< stalls kept with their lines, per template
+  std::size_t examples = 16;         ///< stalls kept with their lines, per template
   std::size_t max_findings = 16;     ///< the most significant wait points returned
 };
 
@@ -58,6 +58,7 @@ class WaitPoints {
   std::uint64_t gaps() const { return m_gaps; }
 
   static constexpr int k_bins_per_octave = 8;
+  static constexpr double k_min_background = 200;  ///< other gaps of the input needed for the first null
   static constexpr int k_bins = k_bins_per_octave * 40;  ///< from 1 µs to ~12 days
   /// The bin of a gap, and the bounds of a bin (ns).
   static int bin_of(double gap_ns);
@@ -86,6 +87,8 @@ class WaitPoints {
     std::uint64_t count = 0;
     double log10_p = 0;
   };
+  /// Cuts the examples back to `examples`: half the longest, half the smallest hashes of the rest.
+  void trim_examples(std::vector<stats::GapSample>& examples) const;
   void keep_example(Template& entry, const stream::StreamWindow& window, const stats::GapSeries& series,
                     const stats::Gap& gap, std::uint64_t hash);
   std::optional<Finding> test(const Template& entry, std::uint32_t id, double log10_correction) const;
