@@ -44,9 +44,11 @@
 // 0.4 for the others.
 //
 // Trigger lines inside a finding's example stalls (Finding::during: another stream, a server's log,
-// says what the requests wait for): in at least 2 of them, half or more, where chance (the
-// lines at their rate over the span, binomially over the examples) gives p <= 0.01, they count as evidence of weight 0.9 × their share, and M is at least
-// min(1, 2 × share): the stall lasts what the system took, not a catalog value.
+// says what the requests wait for): for stalls of 10 ms or more, in at least 2 of them, half or
+// more, where chance (the lines at their rate over the span, binomially over the examples, for
+// the best of several onset leads) gives p <= 0.01, they count as evidence of weight
+// 0.9 × their share, and M is at least min(1, 2 × share): the stall lasts what the system took,
+// not a catalog value.
 //
 // Stalls around trigger lines (detect/triggers.hpp) are named by the cause whose [[trigger]]
 // pattern they follow, with M = 1 and E from the cause's "file" evidence only (the stalls have
@@ -59,6 +61,9 @@
 // that are not likely but hold at least a quarter of their requests' wall time with S >= 0.5,
 // in three or more requests (reported as unexplained delays), then the rest. A user is told first what the catalog can
 // name with confidence, and never loses a delay that costs a quarter of the time.
+//
+// An unknown mode below 1 ms is never first while a finding of 10 ms or more holds more wall time
+// (its member gaps' sum): that finding moves to the front.
 //
 // One cause, several delays (a busy handler's steps, a retry schedule, the waits of one lock):
 // the suspects a cause names become one, at the place of the best ranked, with its confidence
@@ -85,6 +90,8 @@ namespace gapscan::catalog {
 namespace {
 
 constexpr double k_unknown_threshold = 0.05;
+constexpr double k_small_unknown_ns = 1e6;  // an unknown mode below this is never first ...
+constexpr double k_stall_ns = 10e6;         // ... while a finding this long holds more time
 constexpr std::size_t k_during_min_hits = 2;  // trigger lines inside example stalls: at least this many,
 constexpr double k_during_min_share = 0.5;    // in at least half of them,
 constexpr double k_during_log10_alpha = -2;  // and chance would put them there with p <= 0.01
@@ -337,7 +344,8 @@ CauseMatch match_cause(const detect::Finding& finding, const Cause& cause, doubl
   match.shape_factor = shape_factor(finding.shape, cause.shapes);
   weigh_evidence(match, finding, cause, markers, false);
   for (const detect::DuringHit& during : finding.during) {
-    if (during.cause != cause.id || during.samples == 0) continue;
+    // A few ms of a healthy server's own pauses (a young GC) are not a stall it explains.
+    if (during.cause != cause.id || during.samples == 0 || finding.centre_ns < k_stall_ns) continue;
     const double share = static_cast<double>(during.hits) / static_cast<double>(during.samples);
     if (during.hits < k_during_min_hits || share < k_during_min_share || during.log10_p > k_during_log10_alpha)
       continue;
@@ -530,6 +538,23 @@ std::vector<double> setting_values(std::string_view text, std::size_t end) {
   return {number, number * 1e3};
 }
 
+/// An unknown mode below 1 ms is never reported first while a finding of 10 ms or more holds more
+/// of the requests' time: the first is what the user feels.
+std::vector<Suspect> lead_with_stalls(std::vector<Suspect> ranked) {
+  if (ranked.empty()) return ranked;
+  const Suspect& top = ranked.front();
+  if (top.best.cause != nullptr || top.finding->centre_ns >= k_small_unknown_ns) return ranked;
+  for (std::size_t i = 1; i < ranked.size(); ++i) {
+    const detect::Finding& f = *ranked[i].finding;
+    if (f.centre_ns >= k_stall_ns && f.member_time_ns > top.finding->member_time_ns) {
+      std::rotate(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(i),
+                  ranked.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+      break;
+    }
+  }
+  return ranked;
+}
+
 }  // namespace
 
 std::vector<DelayWindow> configured_windows(const Cause& cause, const std::vector<detect::MarkerHit>& markers) {
@@ -676,7 +701,7 @@ std::vector<Suspect> rank_suspects(const std::vector<detect::Finding>& findings,
     if (a.rank_score != b.rank_score) return a.rank_score > b.rank_score;
     return a.finding->centre_ns < b.finding->centre_ns;
   });
-  return fold_same_cause(std::move(kept));
+  return lead_with_stalls(fold_same_cause(std::move(kept)));
 }
 
 }  // namespace gapscan::catalog

@@ -54,7 +54,21 @@ struct DerivedStreams {
   /// The record's message template (into `scratch`) and its hash; its text is kept (the input's
   /// first k_max_templates) for the report, which names wait points and template streams by it.
   std::uint64_t name(const parse::Record& record) {
-    parse::message_template(record.message, scratch, record.group);
+    // A JSON line read by the generic reader keeps its fields as the message: the template is
+    // that of its message field (pino's msg, Bunyan's msg, structlog's event …), not of the
+    // object, whose quoted values would all mask alike.
+    std::string_view message = record.message;
+    const std::size_t first = message.find_first_not_of(' ');
+    if (first != std::string_view::npos && (message[first] == '{' || message[first] == ',')) {
+      for (const std::string_view key : {"msg", "message", "event"}) {
+        const std::string_view value = parse::json_string_field(message, key);
+        if (!value.empty()) {
+          message = value;
+          break;
+        }
+      }
+    }
+    parse::message_template(message, scratch, record.group);
     if (scratch.empty()) return 0;
     const std::uint64_t hash = parse::template_hash(scratch);
     if (templates.size() < k_max_templates && templates.find(hash) == templates.end()) templates.emplace(hash, scratch);

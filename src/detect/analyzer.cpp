@@ -27,8 +27,6 @@
 #include <gapscan/stats/gap_series.hpp>
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
@@ -1027,9 +1025,6 @@ void Analyzer::add_during(std::vector<Finding>& findings) const {
                       std::log10(static_cast<double>(leads.size()));
         if (!best || hit.log10_p < best->log10_p) best = std::move(hit);
       }
-      if (best && std::getenv("GAPSCAN_DEBUG_WAIT") != nullptr)
-        std::fprintf(stderr, "during %s f=%g hits=%zu/%zu chance=%g p=%g span=%g\n", best->cause.c_str(), f.centre_ns / 1e6,
-                     best->hits, best->samples, best->chance, best->log10_p, span / 1e9);
       if (best && best->hits > 0) f.during.push_back(std::move(*best));
     }
   }

@@ -4,8 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 
 namespace gapscan::detect {
 
@@ -75,10 +73,10 @@ bool longer(const stats::GapSample& a, const stats::GapSample& b) {
 }  // namespace
 
 void WaitPoints::trim_examples(std::vector<stats::GapSample>& examples) const {
-  // Half the longest stalls (the stalls of a rare wait are the template's longest gaps), half by
-  // line hash among the rest (what a stall after this line usually looks like): the same in any
-  // grouping of merges.
-  const std::size_t longest = m_options.examples / 2;
+  // Three quarters the longest stalls (the stalls of a rare wait are the template's longest gaps),
+  // the rest by line hash among the others (what a stall after this line usually looks like): the
+  // same in any grouping of merges.
+  const std::size_t longest = longest_examples();
   if (examples.size() <= m_options.examples) return;
   std::sort(examples.begin(), examples.end(), longer);
   std::sort(examples.begin() + static_cast<std::ptrdiff_t>(longest), examples.end(),
@@ -261,8 +259,6 @@ std::optional<Finding> WaitPoints::test(const Template& entry, std::uint32_t id,
   const Band best = bands[chosen];
   const bool cluster = chosen > 0;
   const double log10_p = best.log10_p + log10_correction + std::log10(static_cast<double>(bands.size()));
-  if (std::getenv("GAPSCAN_DEBUG_WAIT") != nullptr)
-    std::fprintf(stderr, "wait %u n=%llu stalls=%llu band=[%g,%g] k=%llu p=%g\n", id, static_cast<unsigned long long>(entry.gaps), static_cast<unsigned long long>(stalls), bin_lo(best.lo)/1e6, bin_hi(best.hi)/1e6, static_cast<unsigned long long>(best.count), log10_p);
   if (log10_p > std::log10(m_options.alpha)) return std::nullopt;
 
   Finding f;
@@ -280,7 +276,7 @@ std::optional<Finding> WaitPoints::test(const Template& entry, std::uint32_t id,
     const stats::GapSample& sample = examples[i];
     const double gap = static_cast<double>(sample.gap);
     if (gap >= bin_lo(best.lo) && gap < bin_hi(best.hi)) {
-      if (!cut || i >= m_options.examples / 2) exact.push_back(gap);
+      if (!cut || i >= longest_examples()) exact.push_back(gap);
       f.samples.push_back(sample);
     }
   }
@@ -312,6 +308,7 @@ std::optional<Finding> WaitPoints::test(const Template& entry, std::uint32_t id,
   detail.template_id = id;
   detail.gaps_after = entry.gaps;
   detail.stalls = stalls;
+  detail.in_band = best.count;
   detail.threshold_ns = threshold;
   detail.usual_ns = quantile(entry.bins, 0, std::max(0, first_stall - 1), 0.5);
   detail.cluster = cluster;

@@ -47,6 +47,22 @@ Timeline make_timeline(const detect::Timeline& t, const source::SourceTable& sou
 
 /// The periodic, trigger and lattice details of a finding.
 void add_details(Finding& out, const detect::Finding& f, const RunResults& results) {
+  if (f.wait_point) {
+    const detect::WaitPointDetail& d = *f.wait_point;
+    Finding::WaitPoint wait;
+    for (const auto& [hash, text] : results.templates) {
+      if (static_cast<std::uint32_t>(hash) == d.template_id) {
+        wait.template_text = text;
+        break;
+      }
+    }
+    wait.gaps_after = d.gaps_after;
+    wait.in_band = d.in_band;
+    wait.usual_ms = d.usual_ns / 1e6;
+    wait.threshold_ms = d.threshold_ns / 1e6;
+    wait.cluster = d.cluster;
+    out.wait_point = std::move(wait);
+  }
   if (f.periodic) {
     const detect::PeriodicDetail& d = *f.periodic;
     out.periodic = Finding::Periodic{d.renewal, d.phase_ns / 1e6, d.jitter_ns / 1e6,    d.on_beat_share,
@@ -137,6 +153,12 @@ void add_cause(Finding& out, const catalog::Suspect& suspect, const detect::Find
   }
 }
 
+// Two causes are reported as one ambiguous delay when the second fits at least this well relative
+// to the first, both fit the value this well, and neither has evidence above k_no_evidence.
+constexpr double k_ambiguous_ratio = 0.8;
+constexpr double k_ambiguous_fit = 0.8;
+constexpr double k_no_evidence = 0.05;
+
 Finding make_finding(const catalog::Suspect& suspect, int rank, const RunResults& results) {
   const detect::Finding& f = *suspect.finding;
   Finding out;
@@ -185,6 +207,17 @@ Finding make_finding(const catalog::Suspect& suspect, int rank, const RunResults
   }
 
   add_cause(out, suspect, f);
+  // Two causes that share the delay, neither with a line of its own evidence: say so.
+  if (suspect.best.cause != nullptr && !suspect.alternatives.empty()) {
+    const catalog::CauseMatch& best = suspect.best;
+    const catalog::CauseMatch& other = suspect.alternatives.front();
+    if (other.confidence >= k_ambiguous_ratio * best.confidence && best.value_match >= k_ambiguous_fit &&
+        other.value_match >= k_ambiguous_fit && best.evidence < k_no_evidence && other.evidence < k_no_evidence) {
+      out.ambiguous_with = other.cause->id;
+      out.ambiguous_title = other.cause->title;
+      if (!other.cause->confirm.empty()) out.ambiguous_confirm = other.cause->confirm.front();
+    }
+  }
   for (const catalog::CauseMatch& alternative : suspect.alternatives) {
     out.alternatives.push_back({alternative.cause->id, alternative.cause->title, alternative.confidence});
   }

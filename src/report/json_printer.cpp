@@ -179,6 +179,16 @@ void add_evidence(Json& j, const Finding& f) {
                           {"values", other.values}});
   }
   j["other_delays"] = std::move(others);
+  j["wait_point"] = f.wait_point ? Json{{"template", f.wait_point->template_text},
+                                        {"gaps_after", f.wait_point->gaps_after},
+                                        {"in_band", f.wait_point->in_band},
+                                        {"usual_ms", round_to(f.wait_point->usual_ms, 4)},
+                                        {"threshold_ms", round_to(f.wait_point->threshold_ms, 4)},
+                                        {"cluster", f.wait_point->cluster}}
+                                  : Json();
+  j["ambiguous_with"] = f.ambiguous_with.empty()
+                           ? Json()
+                           : Json{{"cause", f.ambiguous_with}, {"title", f.ambiguous_title}, {"confirm", f.ambiguous_confirm}};
   j["modifier"] = f.modifier ? Json{{"cause", f.modifier->cause},
                                     {"title", f.modifier->title},
                                     {"delay_label", f.modifier->delay_label},

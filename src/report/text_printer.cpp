@@ -119,6 +119,17 @@ void print_values(std::string& out, const Finding& f) {
     out += fmt::format("    {:<11}{}; the delay above holds the most time ({})\n", "Also", others,
                        duration(f.member_time_ms));
   }
+  if (f.wait_point) {
+    const Finding::WaitPoint& w = *f.wait_point;
+    out += fmt::format("    {:<11}after `{}`: {} of {} gaps at {}–{}, usually {}\n", "Waits",
+                       w.template_text.empty() ? std::string("(a line whose template was not kept)") : w.template_text,
+                       count(w.in_band), count(w.gaps_after), duration(f.interval_lo_ms), duration(f.interval_hi_ms),
+                       duration(w.usual_ms));
+  }
+  if (!f.ambiguous_with.empty()) {
+    out += fmt::format("    {:<11}{} fits as well: the lines do not say which{}\n", "Or", f.ambiguous_with,
+                       f.ambiguous_confirm.empty() ? std::string() : "; to tell: " + f.ambiguous_confirm);
+  }
   if (f.modifier) {
     out += fmt::format("    {:<11}{} ({}): {}\n", "Modifier", f.modifier->cause, f.modifier->delay_label,
                        f.modifier->implies.empty() ? f.modifier->title : f.modifier->implies);

@@ -82,6 +82,7 @@ struct WaitPointDetail {
   std::uint32_t template_id = 0;  ///< the template of the line before (parse::Record::template_id)
   std::uint64_t gaps_after = 0;   ///< gaps of requests after such a line
   std::uint64_t stalls = 0;       ///< of which at least the stall threshold
+  std::uint64_t in_band = 0;      ///< of which in the band tested (the finding's interval)
   double threshold_ns = 0;        ///< max(stall_min, min_ratio × the 10th percentile of those gaps)
   double usual_ns = 0;            ///< the median of the gaps after it below the threshold
   bool cluster = false;           ///< the band is the tightest cluster of the stalls, not all of them

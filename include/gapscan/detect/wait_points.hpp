@@ -16,8 +16,8 @@
 //
 // Bounded: at most max_templates templates are kept (the first seen); the gaps after the others
 // are counted, not kept. Each keeps its histogram and at most `examples` of its stalls with their
-// lines (twice that between cuts): half its longest stalls, half by line hash among the rest (any
-// grouping of merges keeps the same).
+// lines (twice that between cuts): three quarters its longest stalls, the rest by line hash among
+// the others (any grouping of merges keeps the same).
 
 #include <gapscan/detect/finding.hpp>
 #include <gapscan/stats/gap_series.hpp>
@@ -87,8 +87,10 @@ class WaitPoints {
     std::uint64_t count = 0;
     double log10_p = 0;
   };
-  /// Cuts the examples back to `examples`: half the longest, half the smallest hashes of the rest.
+  /// Cuts the examples back to `examples`: longest_examples() of the longest, then the smallest
+  /// hashes of the rest.
   void trim_examples(std::vector<stats::GapSample>& examples) const;
+  std::size_t longest_examples() const { return m_options.examples * 3 / 4; }
   void keep_example(Template& entry, const stream::StreamWindow& window, const stats::GapSeries& series,
                     const stats::Gap& gap, std::uint64_t hash);
   std::optional<Finding> test(const Template& entry, std::uint32_t id, double log10_correction) const;

@@ -19,7 +19,7 @@ struct RunResults {
   std::vector<detect::RunFinding> runs;
   std::optional<detect::Quantisation> quantisation;
   std::vector<detect::StreamDetections> streams;
-  std::map<std::uint64_t, std::string> templates;  ///< template hash -> text, for derived streams
+  std::map<std::uint64_t, std::string> templates;  ///< template hash -> text, for derived streams and wait points
   std::uint64_t derived_streams = 0;               ///< of the grouping's streams, the derived ones
   const stream::GroupingStats* grouping = nullptr;
   const parse::LineAccount* lines = nullptr;

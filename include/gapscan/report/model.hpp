@@ -190,6 +190,22 @@ struct Finding {
     double confidence = 0;
   };
   std::optional<Modifier> modifier;
+  /// The kind of line the stalls follow (a wait point): "after `getMulti(<*>)`: 47 of 1 210 gaps
+  /// at 40–52 ms, usually 0.3 ms".
+  struct WaitPoint {
+    std::string template_text;  ///< the line's template (empty when more templates were seen than kept)
+    std::uint64_t gaps_after = 0;
+    std::uint64_t in_band = 0;
+    double usual_ms = 0;
+    double threshold_ms = 0;
+    bool cluster = false;
+  };
+  std::optional<WaitPoint> wait_point;
+  /// Another cause that fits the delay as well while no line tells them apart (a SYN retransmission
+  /// or a data RTO at 1.02 s): the report names both. Empty when the lines decide.
+  std::string ambiguous_with;
+  std::string ambiguous_title;
+  std::string ambiguous_confirm;  ///< how to tell: the other cause's first confirm step
 
   std::string top_request;
   std::uint64_t top_request_members = 0;
