@@ -374,8 +374,8 @@ std::optional<Cause> parse_cause(std::string_view text, const std::string& name,
     return std::nullopt;
   }
   static constexpr std::array<std::string_view, 13> k_top = {
-      "id",       "title",   "summary", "shapes",     "evidence_weight", "modifier", "delay",
-      "evidence", "trigger", "confirm", "fix",        "references",      "example"};
+      "id",       "title",   "summary", "shapes", "evidence_weight", "modifier", "delay",
+      "evidence", "trigger", "confirm", "fix",    "references",      "example"};
   check.check_keys(root, k_top, "the file");
 
   // Limits, so that a hostile or runaway catalog cannot make every line's matching slow.

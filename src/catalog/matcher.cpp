@@ -79,8 +79,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <optional>
@@ -90,11 +90,11 @@ namespace gapscan::catalog {
 namespace {
 
 constexpr double k_unknown_threshold = 0.05;
-constexpr double k_small_unknown_ns = 1e6;  // an unknown mode below this is never first ...
-constexpr double k_stall_ns = 10e6;         // ... while a finding this long holds more time
+constexpr double k_small_unknown_ns = 1e6;    // an unknown mode below this is never first ...
+constexpr double k_stall_ns = 10e6;           // ... while a finding this long holds more time
 constexpr std::size_t k_during_min_hits = 2;  // trigger lines inside example stalls: at least this many,
 constexpr double k_during_min_share = 0.5;    // in at least half of them,
-constexpr double k_during_log10_alpha = -2;  // and chance would put them there with p <= 0.01
+constexpr double k_during_log10_alpha = -2;   // and chance would put them there with p <= 0.01
 constexpr double k_during_weight = 0.9;
 constexpr double k_fixed_rel_width = 0.15;  // a fixed delay's mode is at most this wide (plus its window's width)
 constexpr double k_modified_min_confidence = 0.4;  // a cause under a modifier must fit at least this well

@@ -19,10 +19,10 @@
 // A finding's significance is min(per-request p x number of requests tested, pooled p).
 
 #include <gapscan/detect/analyzer.hpp>
-#include <gapscan/detect/probability.hpp>
 #include <gapscan/detect/lattice_fold.hpp>
 #include <gapscan/detect/mode_scan.hpp>
 #include <gapscan/detect/periodicity.hpp>
+#include <gapscan/detect/probability.hpp>
 #include <gapscan/detect/runs.hpp>
 #include <gapscan/stats/gap_series.hpp>
 
@@ -955,7 +955,8 @@ void Analyzer::add_wait_points(std::vector<Finding>& findings) const {
     for (std::size_t i = 0; i < detected && same == nullptr; ++i) {
       Finding& f = findings[i];
       if (f.values != ValueKind::gap || f.periodic || f.trigger || f.wait_point) continue;
-      if ((f.centre_ns >= wait.lo_ns && f.centre_ns <= wait.hi_ns) || (wait.centre_ns >= f.lo_ns && wait.centre_ns <= f.hi_ns))
+      if ((f.centre_ns >= wait.lo_ns && f.centre_ns <= wait.hi_ns) ||
+          (wait.centre_ns >= f.lo_ns && wait.centre_ns <= f.hi_ns))
         same = &f;
     }
     if (same == nullptr) {
@@ -968,8 +969,9 @@ void Analyzer::add_wait_points(std::vector<Finding>& findings) const {
     std::vector<stats::GapSample> samples = std::move(wait.samples);
     for (stats::GapSample& sample : same->samples) {
       if (samples.size() >= m_options.max_samples) break;
-      const bool dup = std::any_of(samples.begin(), samples.end(),
-                                   [&](const stats::GapSample& s) { return s.hash == sample.hash && s.gap == sample.gap; });
+      const bool dup = std::any_of(samples.begin(), samples.end(), [&](const stats::GapSample& s) {
+        return s.hash == sample.hash && s.gap == sample.gap;
+      });
       if (!dup) samples.push_back(std::move(sample));
     }
     same->samples = std::move(samples);

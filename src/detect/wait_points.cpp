@@ -20,8 +20,8 @@ void WaitPoints::add(const stream::StreamWindow& window, const stats::GapSeries&
   const SourceId input = window.entries[series.order.front()].location.source;
   Background& background = m_all[input];
   if (background.bins.empty()) background.bins.assign(k_bins, 0);
-  const double span = static_cast<double>(window.entries[series.order.back()].time -
-                                          window.entries[series.order.front()].time);
+  const double span =
+      static_cast<double>(window.entries[series.order.back()].time - window.entries[series.order.front()].time);
   // Templates seen in this window, and whether a stall followed them: each window counts once.
   m_scratch.clear();
   std::vector<std::uint64_t> stalled;
@@ -93,7 +93,8 @@ void WaitPoints::keep_example(Template& entry, const stream::StreamWindow& windo
   sample.end = after.time;
   sample.stream = window.key.empty() ? std::string() : std::string(window.key.substr(0, 64));
   for (std::uint32_t back = 2; back >= 1; --back) {
-    if (gap.after >= back) sample.before.push_back(stats::evidence_line(window, window.entries[series.order[gap.after - back]]));
+    if (gap.after >= back)
+      sample.before.push_back(stats::evidence_line(window, window.entries[series.order[gap.after - back]]));
   }
   sample.after = stats::evidence_line(window, after);
   // The request's first and last lines, for evidence of scope "request".
@@ -204,7 +205,6 @@ WaitPoints::Band WaitPoints::test_band(const Template& entry, int lo, int hi) co
   band.log10_p = to_log10(others >= k_min_background ? std::max(log_p_others, log_p_self) : log_p_self);
   return band;
 }
-
 
 std::optional<Finding> WaitPoints::test(const Template& entry, std::uint32_t id, double log10_correction) const {
   if (entry.gaps < m_options.min_gaps || entry.bins.empty()) return std::nullopt;
@@ -327,7 +327,8 @@ std::vector<Finding> WaitPoints::finish() const {
   for (const std::uint64_t key : keys) {
     if (auto f = test(m_templates.at(key), static_cast<std::uint32_t>(key), correction)) found.push_back(std::move(*f));
   }
-  std::stable_sort(found.begin(), found.end(), [](const Finding& a, const Finding& b) { return a.log10_p < b.log10_p; });
+  std::stable_sort(found.begin(), found.end(),
+                   [](const Finding& a, const Finding& b) { return a.log10_p < b.log10_p; });
   if (found.size() > m_options.max_findings) found.resize(m_options.max_findings);
   return found;
 }

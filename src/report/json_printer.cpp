@@ -185,10 +185,11 @@ void add_evidence(Json& j, const Finding& f) {
                                         {"usual_ms", round_to(f.wait_point->usual_ms, 4)},
                                         {"threshold_ms", round_to(f.wait_point->threshold_ms, 4)},
                                         {"cluster", f.wait_point->cluster}}
-                                  : Json();
-  j["ambiguous_with"] = f.ambiguous_with.empty()
-                           ? Json()
-                           : Json{{"cause", f.ambiguous_with}, {"title", f.ambiguous_title}, {"confirm", f.ambiguous_confirm}};
+                                 : Json();
+  j["ambiguous_with"] =
+      f.ambiguous_with.empty()
+          ? Json()
+          : Json{{"cause", f.ambiguous_with}, {"title", f.ambiguous_title}, {"confirm", f.ambiguous_confirm}};
   j["modifier"] = f.modifier ? Json{{"cause", f.modifier->cause},
                                     {"title", f.modifier->title},
                                     {"delay_label", f.modifier->delay_label},

@@ -84,17 +84,17 @@ void write_lock_logs(const std::string& app, const std::string& db, bool locks) 
   const auto pg_stamp = [](std::int64_t ms) {
     const std::int64_t in_day = ms % 86'400'000;
     char text[64];
-    std::snprintf(text, sizeof text, "2026-03-14 %02lld:%02lld:%02lld.%03lld UTC", static_cast<long long>(in_day / 3'600'000),
-                  static_cast<long long>(in_day / 60'000 % 60), static_cast<long long>(in_day / 1000 % 60),
-                  static_cast<long long>(in_day % 1000));
+    std::snprintf(text, sizeof text, "2026-03-14 %02lld:%02lld:%02lld.%03lld UTC",
+                  static_cast<long long>(in_day / 3'600'000), static_cast<long long>(in_day / 60'000 % 60),
+                  static_cast<long long>(in_day / 1000 % 60), static_cast<long long>(in_day % 1000));
     return std::string(text);
   };
   for (int r = 0; r < 400; ++r) {
     std::string id = "req-";
     id += std::to_string(5000 + r);
     const auto emit = [&](const std::string& msg) {
-      out << R"({"level":30,"time":)" << t_ms << R"(,"pid":4242,"hostname":"api-1","reqId":")" << id
-          << R"(","msg":")" << msg << "\"}\n";
+      out << R"({"level":30,"time":)" << t_ms << R"(,"pid":4242,"hostname":"api-1","reqId":")" << id << R"(","msg":")"
+          << msg << "\"}\n";
     };
     emit("incoming request");
     t_ms += 1 + static_cast<std::int64_t>(random.uniform() * 2);
@@ -107,8 +107,8 @@ void write_lock_logs(const std::string& app, const std::string& db, bool locks) 
       server << pg_stamp(t_ms + 1000) << " [" << 31000 + r << "] LOG:  process " << 31000 + r
              << " still waiting for ShareLock on transaction " << 900 + r << " after 1000.412 ms\n";
       t_ms += wait_ms;
-      server << pg_stamp(t_ms) << " [" << 31000 + r << "] LOG:  process " << 31000 + r << " acquired ShareLock on transaction "
-             << 900 + r << " after " << wait_ms << ".118 ms\n";
+      server << pg_stamp(t_ms) << " [" << 31000 + r << "] LOG:  process " << 31000 + r
+             << " acquired ShareLock on transaction " << 900 + r << " after " << wait_ms << ".118 ms\n";
     } else {
       t_ms += 1 + static_cast<std::int64_t>(random.uniform() * 2);
     }

@@ -115,12 +115,12 @@ struct Finding {
   double wall_share = 0;        ///< member_time / requests_span
   Shape shape = Shape::per_op;
   ValueKind values = ValueKind::gap;
-  std::string group;                       ///< for durations: the --group-by value ("" for all)
-  std::uint64_t duration_values = 0;       ///< for durations: the values of the group tested
-  std::uint64_t logged_durations = 0;      ///< for gaps: logged durations in the same interval
-  std::optional<PeriodicDetail> periodic;  ///< set for Shape::periodic
-  std::optional<TriggerDetail> trigger;    ///< set for stalls around trigger lines (Shape::one_off)
-  std::optional<LatticeDetail> lattice;    ///< set for a gap mode on a lattice of several multiples
+  std::string group;                          ///< for durations: the --group-by value ("" for all)
+  std::uint64_t duration_values = 0;          ///< for durations: the values of the group tested
+  std::uint64_t logged_durations = 0;         ///< for gaps: logged durations in the same interval
+  std::optional<PeriodicDetail> periodic;     ///< set for Shape::periodic
+  std::optional<TriggerDetail> trigger;       ///< set for stalls around trigger lines (Shape::one_off)
+  std::optional<LatticeDetail> lattice;       ///< set for a gap mode on a lattice of several multiples
   std::optional<WaitPointDetail> wait_point;  ///< set for stalls after one kind of line (or found there too)
   std::vector<DuringHit> during;              ///< other streams' trigger lines inside the example stalls
 

@@ -58,7 +58,7 @@ class WaitPoints {
   std::uint64_t gaps() const { return m_gaps; }
 
   static constexpr int k_bins_per_octave = 8;
-  static constexpr double k_min_background = 200;  ///< other gaps of the input needed for the first null
+  static constexpr double k_min_background = 200;        ///< other gaps of the input needed for the first null
   static constexpr int k_bins = k_bins_per_octave * 40;  ///< from 1 µs to ~12 days
   /// The bin of a gap, and the bounds of a bin (ns).
   static int bin_of(double gap_ns);
