@@ -148,7 +148,7 @@ class FileChecker {
 
 std::string stem_of(const std::string& name) { return std::filesystem::path(name).stem().string(); }
 
-constexpr std::array<std::string_view, 5> k_scopes = {"before", "after", "around", "request", "file"};
+constexpr std::array<std::string_view, 6> k_scopes = {"before", "after", "around", "request", "file", "fact"};
 
 /// Per name of a field test, the unit of a bare number: the one the name implies (`wait_ms`,
 /// curl's `time_connect` in seconds), else `unit`; an error when neither says.
@@ -244,6 +244,12 @@ std::optional<EvidencePattern> parse_evidence(FileChecker& check, const toml::ta
     check.error(check.where(table), "evidence weight must be between -1 and 1 and not 0",
                 "a negative weight is counter-evidence");
   }
+  if (evidence.scope == EvidenceScope::fact) {
+    if (field) check.error(check.where(table), "a fact is not a field test", "remove 'field', or the scope \"fact\"");
+    if (std::find(k_facts.begin(), k_facts.end(), pattern) == k_facts.end())
+      check.error(pattern_node ? check.where(*pattern_node) : check.where(table),
+                  fmt::format("unknown fact '{}'", pattern), suggestion(pattern, k_facts));
+  }
   if (field) evidence.field = parse_field_test(check, table, evidence.scope, evidence.pattern);
   return evidence;
 }
@@ -279,8 +285,8 @@ void parse_header(FileChecker& check, const toml::table& root, const std::string
 
 /// One [[delay]] window.
 DelayWindow parse_delay(FileChecker& check, const toml::table& table) {
-  static constexpr std::array<std::string_view, 7> k_delay_keys = {"value_ms",     "tolerance_ms", "label",  "implies",
-                                                                   "satellite_ms", "compare",      "late_ms"};
+  static constexpr std::array<std::string_view, 8> k_delay_keys = {
+      "value_ms", "tolerance_ms", "label", "implies", "satellite_ms", "compare", "late_ms", "when"};
   static constexpr std::array<std::string_view, 2> k_compare = {"centre", "upper"};
   check.check_keys(table, k_delay_keys, "[[delay]]");
   DelayWindow delay;
@@ -292,6 +298,11 @@ DelayWindow parse_delay(FileChecker& check, const toml::table& table) {
   delay.implies = check.string(table, "implies", table);
   delay.satellite_ms = check.number(table, "satellite_ms", table, false);
   delay.late_ms = check.number(table, "late_ms", table, false).value_or(0);
+  delay.when = check.string(table, "when", table, false);
+  if (!delay.when.empty() && std::find(k_facts.begin(), k_facts.end(), delay.when) == k_facts.end()) {
+    check.error(check.where(*table.get("when")), fmt::format("unknown fact '{}'", delay.when),
+                suggestion(delay.when, k_facts));
+  }
   const std::string compare = check.string(table, "compare", table, false);
   if (compare == "upper") {
     delay.compare_upper = true;

@@ -23,8 +23,11 @@
 //                     lines); a pattern of scope "file" counts as matched in every sample when
 //                     any line read matches it; a satellite finding one tick above
 //                     (d.satellite_ms) counts as one more item of weight 0.3
+//                     a pattern of scope "fact" names a fact measured on the finding's stalls
+//                     (cause.hpp k_facts: all_silent) and counts in the share it holds for
 //   counter       K = prod_k (1 - |weight_k| * hits_k / samples), over the patterns of negative
-//                     weight (counter-evidence: a line that says it was something else)
+//                     weight (counter-evidence: a line or a fact that says it was something else)
+//   a window with `when` = a fact has its fit multiplied by the share that fact holds for
 //   significance  S = 1 - exp(-max(0, -log10 p - 2) / 2)   (p = 1e-4 -> 0.63, 1e-6 -> 0.86)
 //   confidence    C = S * M * H * (1 - eps_e + eps_e * E) * K,   eps_e = e.evidence_weight
 //
@@ -210,8 +213,22 @@ bool scope_matches(const EvidencePattern& pattern, const stats::GapSample& sampl
   return scope == EvidenceScope::request && any_line(pattern, sample.context, example);
 }
 
+/// How many of a finding's stalls a fact (k_facts) was tested on, and the share it holds for.
+struct FactShare {
+  double share = 0;
+  std::size_t tested = 0;  ///< 0: not measured
+};
+constexpr std::size_t k_fact_min_tested = 5;
+
+FactShare fact_share(const detect::Finding& finding, std::string_view fact) {
+  if (fact == "all_silent" && finding.periodic && finding.periodic->silence_tested >= k_fact_min_tested)
+    return {finding.periodic->silent_share, finding.periodic->silence_tested};
+  return {};
+}
+
 /// Tests each evidence pattern of `cause` on the finding's samples (or the markers, for scope
-/// "file") and sets match.evidence (E), match.counter (K) and match.hits.
+/// "file"; the measured facts, for scope "fact") and sets match.evidence (E), match.counter (K)
+/// and match.hits.
 void weigh_evidence(CauseMatch& match, const detect::Finding& finding, const Cause& cause,
                     const std::vector<detect::MarkerHit>& markers, bool files_only) {
   double miss = 1, counter = 1;
@@ -221,7 +238,12 @@ void weigh_evidence(CauseMatch& match, const detect::Finding& finding, const Cau
     if (files_only && !file) continue;
     any_positive |= pattern.weight > 0;
     EvidenceHit hit{&pattern, 0, file ? 1 : finding.samples.size(), {}};
-    if (file) {
+    if (pattern.scope == EvidenceScope::fact) {
+      const FactShare fact = fact_share(finding, pattern.pattern);
+      hit.samples = fact.tested;
+      hit.hits = static_cast<std::size_t>(std::lround(fact.share * static_cast<double>(fact.tested)));
+      if (fact.tested > 0) hit.example = fmt::format("{} of {} stalls tested", hit.hits, hit.samples);
+    } else if (file) {
       for (const detect::MarkerHit& marker : markers) {
         if (marker.pattern != pattern.pattern) continue;
         hit.hits = 1;
@@ -308,6 +330,7 @@ void fit_delays(CauseMatch& match, const detect::Finding& finding, const Cause& 
         if (excess > 0) fit.value *= std::exp(-0.5 * (excess / k_fixed_rel_width) * (excess / k_fixed_rel_width));
       }
     }
+    if (!delay.when.empty()) fit.value *= fact_share(finding, delay.when).share;
     fits.push_back(fit);
     match.value_match = std::max(match.value_match, fit.value);
   }

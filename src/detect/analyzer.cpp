@@ -611,7 +611,8 @@ void Analyzer::sample_stall_ends(const stream::StreamWindow& window, const stats
     if (hash < m_stall_threshold) {
       // Dithered by the timestamps' resolution (as the gaps are): stamps cut to the second would
       // otherwise all keep a 1 s clock.
-      m_stalls.push_back({hash, stats::dithered_time(after, series.resolution), gap.raw});
+      m_stalls.push_back({hash, stats::dithered_time(after, series.resolution), gap.raw, window.stream_id,
+                          after.time - window.entries[series.order.front()].time});
       if (m_stalls.size() >= 2 * m_options.stall_sample) {
         const auto keep = static_cast<std::ptrdiff_t>(m_options.stall_sample);
         std::nth_element(m_stalls.begin(), m_stalls.begin() + keep, m_stalls.end(),
@@ -1174,6 +1175,40 @@ std::optional<Quantisation> Analyzer::test_pooled_lattice(const std::vector<doub
   return find_quantisation(gaps, lattice_options);
 }
 
+namespace {
+
+/// The spread of `values` (sorted in place): its interquartile range.
+double interquartile(std::vector<double>& values) {
+  std::sort(values.begin(), values.end());
+  return values[values.size() * 3 / 4] - values[values.size() / 4];
+}
+
+}  // namespace
+
+bool Analyzer::keeps_request_pacing(const std::vector<const Stall*>& members, double period_ns) {
+  // One worker running requests one after another, each with the same stall after the same
+  // work: the stall ends keep the pace at which the requests start, whatever the stall is.
+  // Then each stall is its request's only one on the beat, it lies at the same place in its
+  // request (the offsets from the request's first line spread less than 1/32 of the period,
+  // and 2 ms at least), and it lasts about as long each time (the lengths' spread within 20 %
+  // of their median). A cgroup's throttling stalls end on the beat wherever the requests
+  // started, and last the period minus what was run: they fail both.
+  if (members.size() < 8) return false;
+  std::vector<std::uint64_t> streams;
+  std::vector<double> offsets, lengths;
+  for (const Stall* stall : members) {
+    streams.push_back(stall->stream_id);
+    offsets.push_back(static_cast<double>(stall->offset));
+    lengths.push_back(static_cast<double>(stall->gap));
+  }
+  std::sort(streams.begin(), streams.end());
+  const auto distinct = static_cast<std::size_t>(std::unique(streams.begin(), streams.end()) - streams.begin());
+  if (distinct * 10 < members.size() * 9) return false;
+  if (interquartile(offsets) > std::max(2e6, period_ns / 32)) return false;
+  const double spread = interquartile(lengths);
+  return spread <= 0.2 * lengths[lengths.size() / 2];
+}
+
 std::vector<Finding> Analyzer::periodic_findings() {
   std::vector<Finding> out;
   std::sort(m_stalls.begin(), m_stalls.end(), [](const Stall& a, const Stall& b) { return a.hash < b.hash; });
@@ -1212,11 +1247,26 @@ std::vector<Finding> Analyzer::periodic_findings() {
       return offset <= std::max(0.02, 3 * p.jitter_ns / p.period_ns);
     };
     double on_time = 0, offset = 0;
+    std::vector<TriggerAligner::Interval> intervals;
+    std::vector<const Stall*> members;
     for (const Stall& stall : m_stalls) {
       if (!on_beat(stall.time, offset)) continue;
       ++finding.gaps;
       on_time += static_cast<double>(stall.gap);
+      members.push_back(&stall);
+      if (intervals.size() < TriggerAligner::k_max_silences)
+        intervals.push_back({stall.time - stall.gap, stall.time, stall.stream_id});
     }
+    if (keeps_request_pacing(members, p.period_ns)) continue;
+    // Whether the other streams went quiet with them: all threads of a process stopped at once.
+    for (const TriggerAligner::Silence& silence : m_triggers.silences(intervals)) {
+      if (silence.active == 0) continue;
+      ++finding.periodic->silence_tested;
+      if (static_cast<double>(silence.silent) >= 0.8 * static_cast<double>(silence.active))
+        finding.periodic->silent_share += 1;
+    }
+    if (finding.periodic->silence_tested > 0)
+      finding.periodic->silent_share /= static_cast<double>(finding.periodic->silence_tested);
     finding.member_time_ns = on_time;
     finding.wall_share = stall_time > 0 ? on_time / stall_time : 0;
     std::vector<std::pair<double, const stats::GapSample*>> examples;

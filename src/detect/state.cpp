@@ -332,7 +332,7 @@ struct StateCodec {
   Json triggers(const TriggerAligner& t) const {
     Json spans = Json::array();
     for (const TriggerAligner::Span& s : t.m_spans)
-      spans.push_back(Json::array({s.first, s.last, s.stream_hash, s.stream_id}));
+      spans.push_back(Json::array({s.first, s.last, s.stream_hash, s.stream_id, s.median}));
     Json stalls = Json::array();
     for (const TriggerAligner::Stall& s : t.m_stalls) {
       stalls.push_back(Json::array(
@@ -356,7 +356,7 @@ struct StateCodec {
       throw std::invalid_argument("its trigger patterns are not this scan's (another catalog or --trigger?)");
     for (const Json& s : j.at(1)) {
       t.m_spans.push_back({s.at(0).get<TimeNs>(), s.at(1).get<TimeNs>(), s.at(2).get<std::uint64_t>(),
-                           s.at(3).get<std::uint64_t>() + offsets.streams});
+                           s.at(3).get<std::uint64_t>() + offsets.streams, s.at(4).get<float>()});
     }
     for (const Json& s : j.at(2)) {
       t.m_stalls.push_back({s.at(0).get<TimeNs>(), s.at(1).get<TimeNs>(), s.at(2).get<std::uint64_t>(),
@@ -410,7 +410,7 @@ struct StateCodec {
                                    shared_timeline(c.top_timeline)}));
     }
     Json stalls = Json::array();
-    for (const Analyzer::Stall& s : a.m_stalls) stalls.push_back(Json::array({s.hash, s.time, s.gap}));
+    for (const Analyzer::Stall& s : a.m_stalls) stalls.push_back(Json::array({s.hash, s.time, s.gap, s.stream_id, s.offset}));
     Json examples = Json::array();
     for (const Analyzer::StallExample& e : a.m_stall_examples)
       examples.push_back(Json::array({e.hash, e.time, sample(e.sample)}));
@@ -495,7 +495,8 @@ struct StateCodec {
     }
     a.m_long_streams_tested = j.at(4).get<std::size_t>();
     for (const Json& s : j.at(5))
-      a.m_stalls.push_back({s.at(0).get<std::uint64_t>(), s.at(1).get<TimeNs>(), s.at(2).get<DurationNs>()});
+      a.m_stalls.push_back({s.at(0).get<std::uint64_t>(), s.at(1).get<TimeNs>(), s.at(2).get<DurationNs>(),
+                            s.at(3).get<std::uint64_t>() + offsets.streams, s.at(4).get<DurationNs>()});
     a.m_stall_threshold = j.at(6).get<std::uint64_t>();
     for (const Json& e : j.at(7))
       a.m_stall_examples.push_back({e.at(0).get<std::uint64_t>(), e.at(1).get<TimeNs>(), sample(e.at(2))});

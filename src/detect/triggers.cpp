@@ -92,7 +92,7 @@ void TriggerAligner::add(const stream::StreamWindow& window, const stats::GapSer
     m_spans.reserve(m_options.max_windows + 1);
     m_stalls.reserve(m_options.max_stalls + m_options.stalls_per_window);
   }
-  m_spans.push_back({first_time, last_time, hash, window.stream_id});
+  m_spans.push_back({first_time, last_time, hash, window.stream_id, static_cast<float>(median)});
 
   keep_stalls(window, series, median, hash);
   if (m_spans.size() > m_options.max_windows || m_stalls.size() > m_options.max_stalls) prune();
@@ -213,7 +213,7 @@ void TriggerAligner::keep_stalls(const stream::StreamWindow& window, const stats
     const auto gap = static_cast<double>(series.gaps[i].raw);
     if (gap >= m_options.stall_min_ns && gap >= m_options.min_ratio * median) by_length.push_back(i);
   }
-  const std::size_t keep = std::min(by_length.size(), m_options.stalls_per_window);
+  const std::size_t keep = std::min(by_length.size(), std::max(m_options.stalls_per_window, series.gaps.size() / 32));
   std::partial_sort(by_length.begin(), by_length.begin() + static_cast<std::ptrdiff_t>(keep), by_length.end(),
                     [&](std::uint32_t a, std::uint32_t b) { return series.gaps[a].raw > series.gaps[b].raw; });
   for (std::size_t k = 0; k < keep; ++k) {
@@ -318,6 +318,54 @@ void TriggerAligner::prune() {
   for (const Stall& stall : m_stalls) kept.push_back(stall.stream_id);
   std::sort(kept.begin(), kept.end());
   std::erase_if(m_names, [&](const auto& name) { return !std::binary_search(kept.begin(), kept.end(), name.first); });
+}
+
+std::vector<TriggerAligner::Silence> TriggerAligner::silences(const std::vector<Interval>& intervals) const {
+  std::vector<Silence> out(intervals.size());
+  if (intervals.empty() || m_spans.empty()) return out;
+  // Stalls by stream, then start: a stream's stall covering a moment is found by bisection.
+  std::vector<const Stall*> by_stream;
+  by_stream.reserve(m_stalls.size());
+  for (const Stall& stall : m_stalls) by_stream.push_back(&stall);
+  std::sort(by_stream.begin(), by_stream.end(), [](const Stall* a, const Stall* b) {
+    return a->stream_id != b->stream_id ? a->stream_id < b->stream_id : a->start < b->start;
+  });
+  std::vector<const Span*> spans;
+  spans.reserve(m_spans.size());
+  for (const Span& span : m_spans) spans.push_back(&span);
+  std::sort(spans.begin(), spans.end(), [](const Span* a, const Span* b) { return a->first < b->first; });
+  std::vector<std::uint64_t> active;
+  for (std::size_t i = 0; i < intervals.size() && i < k_max_silences; ++i) {
+    const Interval& interval = intervals[i];
+    const TimeNs length = interval.end - interval.start;
+    if (length <= 0) continue;
+    const TimeNs middle_lo = interval.start + length / 5, middle_hi = interval.end - length / 5;
+    active.clear();
+    const auto last = std::upper_bound(spans.begin(), spans.end(), interval.start,
+                                       [](TimeNs t, const Span* span) { return t < span->first; });
+    for (auto it = spans.begin(); it != last; ++it) {
+      const Span& span = **it;
+      if (span.stream_id == interval.stream_id || span.last < interval.end) continue;
+      if (static_cast<double>(span.median) * 4 > static_cast<double>(length)) continue;  // its usual gap says nothing
+      active.push_back(span.stream_id);
+    }
+    std::sort(active.begin(), active.end());
+    active.erase(std::unique(active.begin(), active.end()), active.end());
+    Silence& silence = out[i];
+    silence.active = active.size();
+    for (const std::uint64_t id : active) {
+      // The stream's last stall starting at or before the middle's start must reach its end.
+      const auto after = std::upper_bound(by_stream.begin(), by_stream.end(), std::pair{id, middle_lo},
+                                          [](const std::pair<std::uint64_t, TimeNs>& key, const Stall* stall) {
+                                            return key.first != stall->stream_id ? key.first < stall->stream_id
+                                                                                 : key.second < stall->start;
+                                          });
+      if (after == by_stream.begin()) continue;
+      const Stall& stall = **(after - 1);
+      if (stall.stream_id == id && stall.end >= middle_hi) ++silence.silent;
+    }
+  }
+  return out;
 }
 
 /// What finish() needs while it tests one pattern.

@@ -33,12 +33,13 @@ struct GroupKey {
   int rank;
   bool word = false;  // a plain word (request, trace, session …): its value must look like an id
 };
-constexpr std::array<GroupKey, 30> k_group_keys = {{
+constexpr std::array<GroupKey, 34> k_group_keys = {{
     {"reqid", 0},        {"request_id", 0},       {"requestid", 0},     {"req_id", 0},
     {"req", 0},          {"request", 0, true},    {"rid", 0},           {"x-request-id", 0},
     {"x_request_id", 0}, {"correlation_id", 0},   {"correlationid", 0}, {"trace_id", 1},
     {"traceid", 1},      {"trace", 1, true},      {"txn", 2},           {"txn_id", 2},
-    {"txnid", 2},        {"transaction_id", 2},   {"conn", 3},          {"conn_id", 3},
+    {"txnid", 2},        {"transaction_id", 2},   {"job_id", 2},        {"jobid", 2},
+    {"task_id", 2},      {"taskid", 2},           {"conn", 3},          {"conn_id", 3},
     {"connid", 3},       {"connection", 3, true}, {"connection_id", 3}, {"session", 4, true},
     {"session_id", 4},   {"sessionid", 4},        {"sid", 4},           {"span_id", 5},
     {"spanid", 5},       {"span", 5, true},
@@ -175,6 +176,7 @@ GroupKeyChoice learn_group_key(const std::vector<std::string_view>& lines) {
   if (lines.size() < 8) return choice;
   struct Seen {
     std::size_t count = 0, first = 0, last = 0;
+    std::size_t hole = 0;  // the most lines between two of its lines in a row
   };
   struct Tally {
     std::size_t lines = 0;
@@ -202,6 +204,7 @@ GroupKeyChoice learn_group_key(const std::vector<std::string_view>& lines) {
       }
       auto [it, fresh] = tally.values.try_emplace(std::string(value));
       if (fresh) it->second.first = index;
+      if (!fresh) it->second.hole = std::max(it->second.hole, index - it->second.last);
       ++it->second.count;
       it->second.last = index;
     });
@@ -219,17 +222,25 @@ GroupKeyChoice learn_group_key(const std::vector<std::string_view>& lines) {
   double best = 0;
   for (const auto& [key, tally] : keys) {
     if (!tally.usable || tally.lines * 10 < lines.size() * 6 || tally.values.size() < 3) continue;
-    std::size_t repeated = 0;
-    double span = 0;
+    std::size_t repeated = 0, holed = 0;
+    double span = 0, hole = 0;
     for (const auto& [value, seen] : tally.values) {
       if (seen.count < 2) continue;
       ++repeated;
       span += static_cast<double>(seen.last - seen.first) / static_cast<double>(lines.size());
+      if (seen.count >= 3) {
+        ++holed;
+        hole += static_cast<double>(seen.hole) / static_cast<double>(seen.last - seen.first);
+      }
     }
     if (repeated * 2 < tally.values.size() || repeated == 0) continue;
     span /= static_cast<double>(repeated);
     const double per_value = static_cast<double>(tally.lines) / static_cast<double>(tally.values.size());
-    if (span > 0.25 || per_value < 1.5) continue;
+    // Long requests, a few at a time, span more of a short sample; their lines follow one
+    // another all along each value's stretch (two in flight: every other line), where a
+    // counter's or a step's value comes back once per request, after a hole as long as its stretch.
+    const bool dense = span <= 0.75 && holed * 2 >= repeated && hole <= 0.25 * static_cast<double>(holed);
+    if ((span > 0.25 && !dense) || per_value < 1.5) continue;
     const double score = static_cast<double>(tally.lines) * (1 - span);
     if (score > best) {
       best = score;

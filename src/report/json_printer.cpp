@@ -110,7 +110,9 @@ void add_shape(Json& j, const Finding& f) {
                          {"onsets", p.onsets},
                          {"beats", p.beats},
                          {"missing_beat_ratio", round_to(p.missing_beat_ratio, 4)},
-                         {"stall_min_ms", p.stall_min_ms}};
+                         {"stall_min_ms", p.stall_min_ms},
+                         {"silence_tested", p.silence_tested},
+                         {"silent_share", round_to(p.silent_share, 4)}};
   } else {
     j["periodic"] = nullptr;
   }

@@ -199,8 +199,9 @@ void print_evidence(std::string& out, const Finding& f) {
   for (const EvidenceResult& e : f.evidence) {
     if (e.hits == 0) continue;
     const bool against = e.weight < 0;
-    const std::string seen =
-        e.scope == "file" ? std::string("seen in the log") : fmt::format("{} of {} example gaps", e.hits, e.samples);
+    const std::string seen = e.scope == "file"   ? std::string("seen in the log")
+                             : e.scope == "fact" ? fmt::format("{} of {} stalls", e.hits, e.samples)
+                                                 : fmt::format("{} of {} example gaps", e.hits, e.samples);
     out += fmt::format("    {:<11}{}: {}\n", against ? (first_against ? "Against" : "") : (first ? "Evidence" : ""),
                        e.meaning, seen);
     (against ? first_against : first) = false;

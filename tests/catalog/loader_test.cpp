@@ -245,6 +245,22 @@ TEST_CASE("Evidence scopes, counter-evidence and trigger windows load and are ch
     CHECK(errors_of(replace(k_valid, "weight = 0.5\nmeaning", "weight = 0\nmeaning")).size() == 1);
     CHECK(errors_of(replace(k_valid, "weight = 0.5\nmeaning", "weight = -1.5\nmeaning")).size() == 1);
   }
+  SECTION("a fact, and a window that needs one") {
+    std::string text = replace(k_valid, "pattern = 'memcached'\nscope = \"before\"", "pattern = \"all_silent\"\nscope = \"fact\"");
+    text = replace(text, "tolerance_ms = 0.5\n", "tolerance_ms = 0.5\nwhen = \"all_silent\"\n");
+    std::vector<Diagnostic> diagnostics;
+    const auto cause = parse_cause(text, "patterns/demo.toml", diagnostics);
+    REQUIRE(cause);
+    CHECK(cause->evidence[0].scope == EvidenceScope::fact);
+    CHECK(cause->delays[0].when == "all_silent");
+    const auto unknown = errors_of(replace(text, "pattern = \"all_silent\"", "pattern = \"all_silen\""));
+    REQUIRE(unknown.size() == 1);
+    CHECK(unknown[0].message == "unknown fact 'all_silen'");
+    CHECK(unknown[0].hint == "did you mean 'all_silent'?");
+    const auto window = errors_of(replace(text, "when = \"all_silent\"", "when = \"quiet\""));
+    REQUIRE(window.size() == 1);
+    CHECK(window[0].message == "unknown fact 'quiet'");
+  }
   SECTION("a trigger's after_ms") {
     const std::string with_trigger =
         replace(replace(k_valid, "[\"PER-OP\"]", "[\"ONE-OFF\"]"), "[[evidence]]",

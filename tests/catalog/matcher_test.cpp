@@ -201,3 +201,64 @@ TEST_CASE("Modes whole ticks above a likely floor are folded into it", "[catalog
   CHECK(suspects[0].ticks_above.size() == 2);
   CHECK(suspects[1].finding->centre_ns == 75.5e6);
 }
+
+TEST_CASE("A fact measured on the stalls is evidence, and a window that needs it fits only where it holds",
+          "[catalog][matcher]") {
+  Catalog catalog;
+  Cause throttle;
+  throttle.id = "throttle";
+  throttle.shapes = {"PERIODIC"};
+  throttle.evidence_weight = 0.25;
+  DelayWindow any;  // any period from 1 ms to 1 s, when everything stopped
+  any.value_ms = 1;
+  any.tolerance_ms = 0.5;
+  any.compare_upper = true;
+  any.late_ms = 999;
+  any.when = "all_silent";
+  throttle.delays.push_back(any);
+  throttle.evidence.push_back({"all_silent", *Regex::compile("all_silent", "test"), EvidenceScope::fact, 0.8, "m", {}});
+  Cause sleep;
+  sleep.id = "sleep";
+  sleep.shapes = {"PERIODIC"};
+  sleep.evidence_weight = 0.3;
+  DelayWindow fifty;
+  fifty.value_ms = 50;
+  fifty.tolerance_ms = 1.5;
+  sleep.delays.push_back(fifty);
+  sleep.evidence.push_back({"all_silent", *Regex::compile("all_silent", "test"), EvidenceScope::fact, -0.7, "m", {}});
+  catalog.causes = {sleep, throttle};
+  const auto clock = [](std::size_t tested, double silent) {
+    detect::Finding f;
+    f.shape = detect::Shape::periodic;
+    f.centre_ns = f.lo_ns = f.hi_ns = 50e6;
+    f.gaps = 800;
+    f.requests = 100;
+    f.wall_share = 0.6;
+    f.log10_p = -20;
+    detect::PeriodicDetail detail;
+    detail.silence_tested = tested;
+    detail.silent_share = silent;
+    f.periodic = detail;
+    f.samples.resize(10);
+    return f;
+  };
+  SECTION("every running stream went silent: the process stopped") {
+    const auto suspects = rank_suspects({clock(400, 0.95)}, catalog);
+    REQUIRE(suspects.size() == 1);
+    CHECK(suspects[0].best.cause->id == "throttle");
+    CHECK(suspects[0].best.value_match == Approx(0.95));
+    CHECK(suspects[0].best.evidence == Approx(0.8 * 0.95).epsilon(0.01));
+    CHECK(suspects[0].confidence >= k_likely_confidence);
+  }
+  SECTION("the others kept logging: a loop slept") {
+    const auto suspects = rank_suspects({clock(400, 0.02)}, catalog);
+    REQUIRE(suspects.size() == 1);
+    CHECK(suspects[0].best.cause->id == "sleep");
+  }
+  SECTION("not measured (no other stream running): the window does not fit, the fact counts for nothing") {
+    const auto suspects = rank_suspects({clock(3, 1.0)}, catalog);
+    REQUIRE(suspects.size() == 1);
+    CHECK(suspects[0].best.cause->id == "sleep");
+    CHECK(suspects[0].best.counter == Approx(1.0));
+  }
+}

@@ -319,3 +319,55 @@ TEST_CASE("Aligners of inputs analysed apart merge into the one of all, their st
   REQUIRE_FALSE(colliding[0].examples.empty());
   CHECK(colliding[0].examples.front().active < expected[0].examples.front().active);
 }
+
+TEST_CASE("Silences: a process stopped as a whole silences every running stream, one stream waiting alone does not",
+          "[detect][triggers]") {
+  Random random(23);
+  const double seconds = 20;
+  const std::vector<TimeNs> stops = moments(random, 12, seconds);
+  const auto stalls_of = [](const std::vector<Line>& lines, std::uint64_t id) {
+    std::vector<TriggerAligner::Interval> out;
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+      if (lines[i].time - lines[i - 1].time > 40 * k_ms) out.push_back({lines[i - 1].time, lines[i].time, id});
+    }
+    return out;
+  };
+  SECTION("every worker stops at the same moments") {
+    TriggerAligner aligner = make_aligner();
+    std::vector<Line> first;
+    for (int w = 0; w < 4; ++w) {
+      std::vector<Line> lines = worker(random, seconds, stops, 60);
+      if (w == 0) first = lines;
+      feed(aligner, worker_key(w), 10 + static_cast<std::uint64_t>(w), lines);
+    }
+    const auto intervals = stalls_of(first, 10);
+    REQUIRE(intervals.size() >= 10);
+    const auto silences = aligner.silences(intervals);
+    REQUIRE(silences.size() == intervals.size());
+    for (const TriggerAligner::Silence& silence : silences) {
+      CHECK(silence.active == 3);  // not the stream itself
+      CHECK(silence.silent == 3);
+    }
+  }
+  SECTION("one worker waits while the others go on") {
+    TriggerAligner aligner = make_aligner();
+    const std::vector<Line> waiting = worker(random, seconds, stops, 60);
+    feed(aligner, worker_key(0), 10, waiting);
+    for (int w = 1; w < 4; ++w) feed(aligner, worker_key(w), 10 + static_cast<std::uint64_t>(w), worker(random, seconds, {}, 0));
+    const auto intervals = stalls_of(waiting, 10);
+    REQUIRE(intervals.size() >= 10);
+    for (const TriggerAligner::Silence& silence : aligner.silences(intervals)) {
+      CHECK(silence.active == 3);
+      CHECK(silence.silent == 0);
+    }
+  }
+  SECTION("a stream that logs less often than the stall lasts says nothing") {
+    TriggerAligner aligner = make_aligner();
+    const std::vector<Line> waiting = worker(random, seconds, stops, 60);
+    feed(aligner, worker_key(0), 10, waiting);
+    std::vector<Line> slow;
+    for (TimeNs t = k_start; t < k_start + static_cast<TimeNs>(seconds * 1e9); t += 500 * k_ms) slow.push_back({t, "tick"});
+    feed(aligner, worker_key(1), 11, slow);
+    for (const TriggerAligner::Silence& silence : aligner.silences(stalls_of(waiting, 10))) CHECK(silence.active == 0);
+  }
+}

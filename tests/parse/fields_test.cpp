@@ -142,6 +142,21 @@ TEST_CASE("The key that groups a log's lines is learnt from its first lines", "[
   // Values that recur all over the file (a status) or never (a step counter) do not group;
   // neither does the time or the level.
   CHECK(learn(statuses).key.empty());
+  // Long jobs two at a time, as a pool of two threads runs them: each job's lines span much of
+  // the sample, every other line; the part counter's values come back once per job, the two
+  // threads' jobs in step (each part on two lines in a row) or not.
+  for (const int lag : {0, 5}) {
+    INFO("lag " << lag);
+    std::vector<std::string> long_jobs;
+    for (int i = 0; i < 64; ++i) {
+      const int slot = i % 2, at = i / 2 + slot * lag, n = at / 22, part = at % 22 + 1;
+      long_jobs.push_back("2026-01-01T10:00:00.000000Z [pool-" + std::to_string(slot + 1) + "] INFO Worker - task=" +
+                          std::to_string(2 * n + slot + 7) + " part=" + std::to_string(part) + "/22 ms=0.8");
+    }
+    const GroupKeyChoice task = learn(long_jobs);
+    CHECK(task.key == "task");
+    CHECK(task.values == 4);
+  }
   // A known name is taken as it is, and said.
   const GroupKeyChoice conn = learn(known);
   CHECK(conn.key == "conn");

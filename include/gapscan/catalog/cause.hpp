@@ -4,6 +4,7 @@
 #include <gapscan/core/regex.hpp>
 
 #include <cstdint>
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,12 +25,24 @@ struct DelayWindow {
   /// For compare_upper: how much later than the value the band may end (scheduling latency
   /// on a busy host) before it counts against this window.
   double late_ms = 0;
+  /// A fact (k_facts) the window needs: its fit is multiplied by the share of the finding's
+  /// stalls the fact holds for (0 when it was not measured). A period anyone may set (the CFS
+  /// period) names the cause only when the stalls behave as that cause's do.
+  std::string when;
 };
 
 /// Where an evidence pattern is looked for, relative to an example gap: the lines before it,
 /// the line after it, both, any other line of the same request (its first and last lines and a
-/// few between), or any line of the inputs read together (a startup warning).
-enum class EvidenceScope { before, after, around, request, file };
+/// few between), or any line of the inputs read together (a startup warning). Scope "fact" is
+/// not a line: the pattern names a fact the detection measured about the finding's stalls
+/// (k_facts), which holds in a share of them.
+enum class EvidenceScope { before, after, around, request, file, fact };
+
+/// The facts an evidence of scope "fact" (or a delay window's `when`) may name:
+///   all_silent  during a clock's stalls, the other streams that were running went silent too
+///               (80 % of them or more, in the share of stalls given): the whole process
+///               stopped, as a cgroup out of CPU quota or a stop-the-world pause stops it.
+inline constexpr std::array<std::string_view, 1> k_facts = {"all_silent"};
 
 std::string_view to_string(EvidenceScope scope);
 

@@ -80,7 +80,10 @@ class Analyzer {
   void merge(Analyzer&& other);
   /// Adds `offset` to the stream ids this analysis keeps: an input analysed with a stream table
   /// of its own (ids from 0) then has the ids it would have had in the run.
-  void shift_streams(std::uint64_t offset) { m_triggers.shift_streams(offset); }
+  void shift_streams(std::uint64_t offset) {
+    m_triggers.shift_streams(offset);
+    for (Stall& stall : m_stalls) stall.stream_id += offset;
+  }
   /// The trigger prefilter adapted to the log, for the next input's analysis (TriggerAligner).
   std::shared_ptr<const Prefilter> adapted_prefilter() const { return m_triggers.adapted_prefilter(); }
   void use_prefilter(std::shared_ptr<const Prefilter> adapted) { m_triggers.use_prefilter(std::move(adapted)); }
@@ -219,7 +222,12 @@ class Analyzer {
     std::uint64_t hash;
     TimeNs time;  // of the line after the gap
     DurationNs gap;
+    std::uint64_t stream_id;
+    DurationNs offset;  // from the window's first line to the line after the gap
   };
+  /// Whether a clock's on-beat stalls only keep the pace of requests run one after another.
+  static bool keeps_request_pacing(const std::vector<const Stall*>& members, double period_ns);
+
   struct StallExample {
     std::uint64_t hash = 0;
     TimeNs time = 0;

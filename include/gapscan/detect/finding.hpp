@@ -48,6 +48,11 @@ struct PeriodicDetail {
   double missing_beat_ratio = 0;
   double stall_min_ns = 0;  ///< the smallest gap counted as a stall
   bool from_catalog = false;
+  /// On-beat stalls during which other streams were active (TriggerAligner::silences), and the
+  /// share of them in which 80 % or more of those streams were silent too: the whole input
+  /// stopped (every thread of a throttled cgroup), not one loop sleeping.
+  std::size_t silence_tested = 0;
+  double silent_share = 0;
 };
 
 /// For a finding of stalls around trigger lines: the pattern and its occurrences.

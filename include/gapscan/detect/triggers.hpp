@@ -10,7 +10,8 @@
 //     every 2 ms and one that logs every 5 s are alike when they go quiet for 15 times their
 //     usual);
 //   * its span [first, last line] is kept, and its stalls: its longest gaps (at most
-//     stalls_per_window) of at least stall_min_ns and min_ratio·m;
+//     stalls_per_window, or one in 32 gaps of a long window) of at least stall_min_ns and
+//     min_ratio·m;
 //   * the gap time per ratio bin (~3 % bins) is added to the reference;
 //   * lines matching a trigger pattern are kept (first line of each window excepted: it is the
 //     previous window's last line).
@@ -183,6 +184,24 @@ class TriggerAligner {
   /// The marker patterns that matched at least one line.
   std::vector<MarkerHit> markers() const;
 
+  /// An interval of one stream (a stall: its start, its end, the stream's id).
+  struct Interval {
+    TimeNs start = 0, end = 0;
+    std::uint64_t stream_id = 0;
+  };
+  /// Whether the other streams went quiet during an interval.
+  struct Silence {
+    std::size_t active = 0;  ///< other streams kept whose windows span it and usually log more often (median gap below a quarter of it)
+    std::size_t silent = 0;  ///< of which had a stall covering its middle (from a fifth in to a fifth before its end)
+  };
+  /// For each interval (at most k_max_silences, the rest are counted as no active stream): the
+  /// kept streams' silence over it. A process stopped as a whole (a cgroup out of CPU quota, a
+  /// stop-the-world pause) silences every thread; a stream sleeping or waiting alone does not.
+  /// Only the longest stalls of each window are kept (at least stalls_per_window, and one in
+  /// 32 gaps of a long window), so a count can fall short, never exceed.
+  std::vector<Silence> silences(const std::vector<Interval>& intervals) const;
+  static constexpr std::size_t k_max_silences = 1024;
+
   /// A trigger line kept: when, which spec, which stream (key, cut).
   struct Moment {
     TimeNs time;
@@ -198,6 +217,7 @@ class TriggerAligner {
     TimeNs first, last;
     std::uint64_t stream_hash;
     std::uint64_t stream_id;
+    float median;  // the window's median gap
   };
   struct Stall {
     TimeNs start, end;

@@ -38,7 +38,9 @@ struct GroupKeyChoice {
 /// Which key groups the sample's lines: the commonest known request/trace/… key on half the
 /// lines or more; else a key of the log's own whose values recur on nearby lines and change
 /// along the file (on 60 % of the lines or more, three values or more, most seen twice or more,
-/// 1.5 lines per value or more, each repeated value's lines within a quarter of the sample;
+/// 1.5 lines per value or more, each repeated value's lines within a quarter of the sample, or
+/// within three quarters when they follow one another along it (no hole between two of them
+/// longer than a quarter of it, for half of the values or more): long requests, few at once;
 /// values without blanks and not decimal numbers). Empty when there is none.
 GroupKeyChoice learn_group_key(const std::vector<std::string_view>& lines);
 

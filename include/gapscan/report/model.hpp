@@ -121,6 +121,8 @@ struct Finding {
     std::uint64_t beats = 0;
     double missing_beat_ratio = 0;
     double stall_min_ms = 0;
+    std::uint64_t silence_tested = 0;  ///< on-beat stalls with another stream running through them
+    double silent_share = 0;           ///< of which silenced 80 % or more of those streams
   };
   std::optional<Periodic> periodic;
 
