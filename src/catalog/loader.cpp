@@ -285,8 +285,8 @@ void parse_header(FileChecker& check, const toml::table& root, const std::string
 
 /// One [[delay]] window.
 DelayWindow parse_delay(FileChecker& check, const toml::table& table) {
-  static constexpr std::array<std::string_view, 8> k_delay_keys = {
-      "value_ms", "tolerance_ms", "label", "implies", "satellite_ms", "compare", "late_ms", "when"};
+  static constexpr std::array<std::string_view, 8> k_delay_keys = {"value_ms",     "tolerance_ms", "label",   "implies",
+                                                                   "satellite_ms", "compare",      "late_ms", "when"};
   static constexpr std::array<std::string_view, 2> k_compare = {"centre", "upper"};
   check.check_keys(table, k_delay_keys, "[[delay]]");
   DelayWindow delay;

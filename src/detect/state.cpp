@@ -410,7 +410,8 @@ struct StateCodec {
                                    shared_timeline(c.top_timeline)}));
     }
     Json stalls = Json::array();
-    for (const Analyzer::Stall& s : a.m_stalls) stalls.push_back(Json::array({s.hash, s.time, s.gap, s.stream_id, s.offset}));
+    for (const Analyzer::Stall& s : a.m_stalls)
+      stalls.push_back(Json::array({s.hash, s.time, s.gap, s.stream_id, s.offset}));
     Json examples = Json::array();
     for (const Analyzer::StallExample& e : a.m_stall_examples)
       examples.push_back(Json::array({e.hash, e.time, sample(e.sample)}));

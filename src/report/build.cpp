@@ -65,9 +65,9 @@ void add_details(Finding& out, const detect::Finding& f, const RunResults& resul
   }
   if (f.periodic) {
     const detect::PeriodicDetail& d = *f.periodic;
-    out.periodic = Finding::Periodic{d.renewal, d.phase_ns / 1e6, d.jitter_ns / 1e6,    d.on_beat_share,
-                                     d.onsets,  d.beats,          d.missing_beat_ratio, d.stall_min_ns / 1e6,
-                                     d.silence_tested, d.silent_share};
+    out.periodic =
+        Finding::Periodic{d.renewal, d.phase_ns / 1e6,     d.jitter_ns / 1e6,    d.on_beat_share,  d.onsets,
+                          d.beats,   d.missing_beat_ratio, d.stall_min_ns / 1e6, d.silence_tested, d.silent_share};
   }
   if (f.trigger) {
     const detect::TriggerDetail& d = *f.trigger;

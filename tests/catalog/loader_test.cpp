@@ -246,7 +246,8 @@ TEST_CASE("Evidence scopes, counter-evidence and trigger windows load and are ch
     CHECK(errors_of(replace(k_valid, "weight = 0.5\nmeaning", "weight = -1.5\nmeaning")).size() == 1);
   }
   SECTION("a fact, and a window that needs one") {
-    std::string text = replace(k_valid, "pattern = 'memcached'\nscope = \"before\"", "pattern = \"all_silent\"\nscope = \"fact\"");
+    std::string text =
+        replace(k_valid, "pattern = 'memcached'\nscope = \"before\"", "pattern = \"all_silent\"\nscope = \"fact\"");
     text = replace(text, "tolerance_ms = 0.5\n", "tolerance_ms = 0.5\nwhen = \"all_silent\"\n");
     std::vector<Diagnostic> diagnostics;
     const auto cause = parse_cause(text, "patterns/demo.toml", diagnostics);

@@ -353,7 +353,8 @@ TEST_CASE("Silences: a process stopped as a whole silences every running stream,
     TriggerAligner aligner = make_aligner();
     const std::vector<Line> waiting = worker(random, seconds, stops, 60);
     feed(aligner, worker_key(0), 10, waiting);
-    for (int w = 1; w < 4; ++w) feed(aligner, worker_key(w), 10 + static_cast<std::uint64_t>(w), worker(random, seconds, {}, 0));
+    for (int w = 1; w < 4; ++w)
+      feed(aligner, worker_key(w), 10 + static_cast<std::uint64_t>(w), worker(random, seconds, {}, 0));
     const auto intervals = stalls_of(waiting, 10);
     REQUIRE(intervals.size() >= 10);
     for (const TriggerAligner::Silence& silence : aligner.silences(intervals)) {
@@ -366,7 +367,8 @@ TEST_CASE("Silences: a process stopped as a whole silences every running stream,
     const std::vector<Line> waiting = worker(random, seconds, stops, 60);
     feed(aligner, worker_key(0), 10, waiting);
     std::vector<Line> slow;
-    for (TimeNs t = k_start; t < k_start + static_cast<TimeNs>(seconds * 1e9); t += 500 * k_ms) slow.push_back({t, "tick"});
+    for (TimeNs t = k_start; t < k_start + static_cast<TimeNs>(seconds * 1e9); t += 500 * k_ms)
+      slow.push_back({t, "tick"});
     feed(aligner, worker_key(1), 11, slow);
     for (const TriggerAligner::Silence& silence : aligner.silences(stalls_of(waiting, 10))) CHECK(silence.active == 0);
   }

@@ -52,7 +52,8 @@ void write_pool_log(const std::string& path, bool quota) {
   const std::int64_t period = 20'000, burst = 4'000, end = 6'000'000;
   for (Worker& w : workers) {
     while (w.t < end) {
-      if (quota && w.t % period >= burst) w.t += period - w.t % period + static_cast<std::int64_t>(random.uniform() * 300);
+      if (quota && w.t % period >= burst)
+        w.t += period - w.t % period + static_cast<std::int64_t>(random.uniform() * 300);
       w.t += 1'200 + static_cast<std::int64_t>(random.uniform() * 400);
       ++w.tile;
       std::string text = " DEBUG thumbnailer::pool: tile resized job_id=";

@@ -3,8 +3,8 @@
 
 #include <gapscan/core/regex.hpp>
 
-#include <cstdint>
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>

@@ -191,7 +191,8 @@ class TriggerAligner {
   };
   /// Whether the other streams went quiet during an interval.
   struct Silence {
-    std::size_t active = 0;  ///< other streams kept whose windows span it and usually log more often (median gap below a quarter of it)
+    std::size_t active =
+        0;  ///< other streams kept whose windows span it and usually log more often (median gap below a quarter of it)
     std::size_t silent = 0;  ///< of which had a stall covering its middle (from a fifth in to a fifth before its end)
   };
   /// For each interval (at most k_max_silences, the rest are counted as no active stream): the
