@@ -436,8 +436,9 @@ struct StateCodec {
     std::sort(keys.begin(), keys.end());
     for (const std::uint64_t key : keys) {
       const WaitPoints::Template& t = w.m_templates.at(key);
-      templates.push_back(Json::array(
-          {key, t.input, sparse(t.bins), t.gaps, t.windows, t.stall_windows, t.stall_span_ns, samples(t.examples)}));
+      templates.push_back(
+          Json::array({key, t.input, sparse(t.bins), t.gaps, t.windows, t.stall_windows, t.stall_span_ns,
+                       samples(t.examples), t.reported.empty() ? Json() : sparse(t.reported)}));
     }
     Json backgrounds = Json::array();
     std::vector<SourceId> inputs;
@@ -468,6 +469,10 @@ struct StateCodec {
       entry.stall_windows = t.at(5).get<std::uint64_t>();
       entry.stall_span_ns = t.at(6).get<double>();
       entry.examples = samples(t.at(7));
+      if (!t.at(8).is_null()) {
+        entry.reported.assign(WaitPoints::k_bins, 0);
+        sparse(t.at(8), entry.reported);
+      }
       const auto id = static_cast<std::uint32_t>(t.at(0).get<std::uint64_t>());
       w.m_templates[WaitPoints::key_of(entry.input, id)] = std::move(entry);
     }

@@ -47,6 +47,13 @@ void WaitPoints::add(const stream::StreamWindow& window, const stats::GapSeries&
     m_scratch.push_back(key);
     if (static_cast<double>(gap.raw) >= m_options.stall_min_ns) {
       const stream::Entry& after = window.entries[series.order[gap.after]];
+      if (after.duration_us != stream::Entry::k_no_duration) {
+        const double logged = static_cast<double>(after.duration_us) * 1e3, raw = static_cast<double>(gap.raw);
+        if (logged >= 0.5 * raw && logged <= 1.1 * raw + 2e6) {
+          if (entry.reported.empty()) entry.reported.assign(k_bins, 0);
+          ++entry.reported[static_cast<std::size_t>(bin)];
+        }
+      }
       keep_example(entry, window, series, gap, stats::location_hash(after.location));
       stalled.push_back(key);
     }
@@ -133,6 +140,10 @@ void WaitPoints::merge(WaitPoints&& other) {
     Template& into = it->second;
     if (into.bins.empty()) into.bins.assign(k_bins, 0);
     for (std::size_t b = 0; b < from.bins.size(); ++b) into.bins[b] += from.bins[b];
+    if (!from.reported.empty()) {
+      if (into.reported.empty()) into.reported.assign(k_bins, 0);
+      for (std::size_t b = 0; b < from.reported.size(); ++b) into.reported[b] += from.reported[b];
+    }
     into.gaps += from.gaps;
     into.windows += from.windows;
     into.stall_windows += from.stall_windows;
@@ -166,12 +177,14 @@ double quantile(const std::vector<std::uint32_t>& bins, int lo, int hi, double s
 
 WaitPoints::Band WaitPoints::test_band(const Template& entry, int lo, int hi) const {
   Band band{lo, hi, 0, 0};
-  std::uint64_t all = 0;
+  std::uint64_t all = 0, reported = 0;
   const Background& background = m_all.at(entry.input);
   for (int b = lo; b <= hi; ++b) {
     band.count += entry.bins[static_cast<std::size_t>(b)];
     all += background.bins[static_cast<std::size_t>(b)];
+    if (!entry.reported.empty()) reported += entry.reported[static_cast<std::size_t>(b)];
   }
+  band.reported = reported;
   const auto n = static_cast<double>(entry.gaps);
   const auto k = static_cast<double>(band.count);
   // Null 1, the line before does not matter: the input's other templates' gaps say how often a
@@ -201,8 +214,11 @@ WaitPoints::Band WaitPoints::test_band(const Template& entry, int lo, int hi) co
     const double tail = share * std::exp(-std::log(std::max(1.0, bin_lo(lo) / u)) / xi);
     log_p_self = log_poisson_tail(n * tail, k);
   }
-  // Both nulls must fail (the larger p); where the input has few other gaps, only the second.
-  band.log10_p = to_log10(others >= k_min_background ? std::max(log_p_others, log_p_self) : log_p_self);
+  // Both nulls must fail (the larger p); where the input has few other gaps, or the line after
+  // reports most of the band's stalls as waits, only the second.
+  const bool reported_waits = static_cast<double>(reported) >= k_reported_share * static_cast<double>(band.count);
+  band.log10_p =
+      to_log10(others >= k_min_background && !reported_waits ? std::max(log_p_others, log_p_self) : log_p_self);
   return band;
 }
 
@@ -312,6 +328,7 @@ std::optional<Finding> WaitPoints::test(const Template& entry, std::uint32_t id,
   detail.threshold_ns = threshold;
   detail.usual_ns = quantile(entry.bins, 0, std::max(0, first_stall - 1), 0.5);
   detail.cluster = cluster;
+  detail.reported = best.reported;
   f.wait_point = detail;
   return f;
 }

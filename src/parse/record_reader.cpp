@@ -346,6 +346,10 @@ LineClass RecordReader::accept(std::string_view text, const LineLocation& locati
 }
 
 LineClass RecordReader::accept_grouped(std::string_view text, const LineLocation& location, Record& record) {
+  // A duration the line states, whoever wrote it (`{"wait_ms":232.1}` in a Monolog context,
+  // "took 12 ms"): the generic reader and access logs have looked already, in their own way.
+  if (record.duration < 0 && record.format != "generic" && record.format != "access-log")
+    find_duration(record.format == "monolog-json" ? text : record.message, record.duration, record.duration_digits);
   if (!record.zoned && m_options.time.zone) record.time = m_options.time.zone->to_utc(record.time, m_last_utc);
   m_last_utc = record.time;
   m_record_text = text;

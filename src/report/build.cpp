@@ -61,6 +61,7 @@ void add_details(Finding& out, const detect::Finding& f, const RunResults& resul
     wait.usual_ms = d.usual_ns / 1e6;
     wait.threshold_ms = d.threshold_ns / 1e6;
     wait.cluster = d.cluster;
+    wait.reported = d.reported;
     out.wait_point = std::move(wait);
   }
   if (f.periodic) {

@@ -186,7 +186,8 @@ void add_evidence(Json& j, const Finding& f) {
                                         {"in_band", f.wait_point->in_band},
                                         {"usual_ms", round_to(f.wait_point->usual_ms, 4)},
                                         {"threshold_ms", round_to(f.wait_point->threshold_ms, 4)},
-                                        {"cluster", f.wait_point->cluster}}
+                                        {"cluster", f.wait_point->cluster},
+                                        {"reported", f.wait_point->reported}}
                                  : Json();
   j["ambiguous_with"] =
       f.ambiguous_with.empty()

@@ -121,10 +121,12 @@ void print_values(std::string& out, const Finding& f) {
   }
   if (f.wait_point) {
     const Finding::WaitPoint& w = *f.wait_point;
-    out += fmt::format("    {:<11}after `{}`: {} of {} gaps at {}–{}, usually {}\n", "Waits",
-                       w.template_text.empty() ? std::string("(a line whose template was not kept)") : w.template_text,
-                       count(w.in_band), count(w.gaps_after), duration(f.interval_lo_ms), duration(f.interval_hi_ms),
-                       duration(w.usual_ms));
+    out += fmt::format(
+        "    {:<11}after `{}`: {} of {} gaps at {}–{}, usually {}{}\n", "Waits",
+        w.template_text.empty() ? std::string("(a line whose template was not kept)") : w.template_text,
+        count(w.in_band), count(w.gaps_after), duration(f.interval_lo_ms), duration(f.interval_hi_ms),
+        duration(w.usual_ms),
+        w.reported > 0 ? fmt::format("; the next line logs the wait in {}", count(w.reported)) : std::string());
   }
   if (!f.ambiguous_with.empty()) {
     out += fmt::format("    {:<11}{} fits as well: the lines do not say which{}\n", "Or", f.ambiguous_with,

@@ -136,7 +136,7 @@ TEST_CASE("Clocks: stalls that silence every running thread at once are a thrott
   }
 }
 
-TEST_CASE("Clocks: requests run one after another keep the worker's pace; their own stall is what is reported",
+TEST_CASE("Clocks: requests run one after another keep the worker's pace, and their own stall is what is reported",
           "[e2e][clocks]") {
   const std::string faulty = "gapscan_e2e_clock_seq.log", healthy = "gapscan_e2e_clock_seq_ok.log";
   write_sequential_log(faulty, true);

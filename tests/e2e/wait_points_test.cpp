@@ -9,10 +9,12 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <vector>
 
 using gapscan::testing::gapscan_command;
 using gapscan::testing::Random;
@@ -120,6 +122,60 @@ void write_lock_logs(const std::string& app, const std::string& db, bool locks) 
   if (!locks) server << pg_stamp(t_ms) << " [30999] LOG:  checkpoint starting: time\n";
 }
 
+/// A Python report service (logging's default `%(asctime)s %(levelname)s %(name)s %(message)s`
+/// with `key=value` extras): each request takes a Redis lock on its report, renders it (90-400 ms
+/// of CPU), then releases it. With `contention`, two requests for the same report arrive together
+/// 60 times, and the second waits for the first: `lock acquired` then says how long it waited,
+/// about as long as the rendering the other requests spend their time on. Without, every lock is
+/// free.
+void write_report_log(const std::string& path, bool contention) {
+  Random random(52);
+  std::ofstream out(path);
+  struct Line {
+    std::int64_t t;
+    std::string text;
+  };
+  std::vector<Line> lines;
+  std::int64_t t = 0;
+  const auto stamp_of = [](std::int64_t micros) {
+    const std::int64_t ms = micros / 1000, seconds = ms / 1000;
+    char text[64];
+    std::snprintf(text, sizeof text, "2026-03-14 10:%02lld:%02lld,%03lld", static_cast<long long>(seconds / 60 % 60),
+                  static_cast<long long>(seconds % 60), static_cast<long long>(ms % 1000));
+    return std::string(text);
+  };
+  for (int r = 0; r < 240; ++r) {
+    const bool pair = contention && r % 4 == 1;
+    const int copies = pair ? 2 : 1;
+    std::int64_t held_until = 0;
+    for (int c = 0; c < copies; ++c) {
+      std::string id = "rq";
+      id += std::to_string(7000 + r * 2 + c);
+      std::int64_t u = t + c * 300;
+      const auto emit = [&](const std::string& what) {
+        lines.push_back({u, stamp_of(u) + " INFO reports.views " + what + " request=" + id});
+      };
+      emit("GET /reports/" + std::to_string(r) + "/pdf");
+      u += 300 + static_cast<std::int64_t>(random.uniform() * 400);
+      const std::int64_t waited = c == 1 ? std::max<std::int64_t>(0, held_until - u) : 0;
+      u += waited + 200 + static_cast<std::int64_t>(random.uniform() * 300);
+      char wait_text[32];
+      std::snprintf(wait_text, sizeof wait_text, "%.1f", static_cast<double>(waited) / 1000 + 0.2);
+      emit(std::string("lock acquired name=report:") + std::to_string(r) + " waited_ms=" + wait_text);
+      u += 90'000 + static_cast<std::int64_t>(random.uniform() * 310'000);
+      emit("rendered pages=12");
+      u += 1000;
+      emit("lock released");
+      held_until = u;
+      u += 500;
+      emit("200 OK");
+    }
+    t += 600'000 + static_cast<std::int64_t>(random.uniform() * 400'000);
+  }
+  std::sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) { return a.t < b.t; });
+  for (const Line& line : lines) out << line.text << "\n";
+}
+
 nlohmann::json scan_json(const std::string& args) {
   const auto result = run_command(gapscan_command("--quiet --output json " + args));
   REQUIRE(result.exit_code == 0);
@@ -188,5 +244,38 @@ TEST_CASE("Wait points: lock waits with no value of their own are named by the s
   for (const auto& f : control["findings"]) {
     INFO(f.dump(2).substr(0, 1500));
     CHECK(f["confidence"].get<double>() < 0.6);
+  }
+}
+
+TEST_CASE("Wait points: waits the next line reports are found though the requests' work lasts as long", "[e2e][wait]") {
+  const std::string faulty = "gapscan_e2e_wait_lock.log", healthy = "gapscan_e2e_wait_lock_ok.log";
+  write_report_log(faulty, true);
+  write_report_log(healthy, false);
+  const auto report = scan_json(faulty);
+  const auto control = scan_json(healthy);
+  std::remove(faulty.c_str());
+  std::remove(healthy.c_str());
+
+  const nlohmann::json* wait = nullptr;
+  for (const auto& f : report["findings"]) {
+    if (!f["wait_point"].is_null() &&
+        f["wait_point"]["template"].get<std::string>().find("reports.views GET ") != std::string::npos) {
+      wait = &f;
+      break;
+    }
+  }
+  REQUIRE(wait != nullptr);
+  INFO((*wait).dump(2).substr(0, 2500));
+  const auto& point = (*wait)["wait_point"];
+  CHECK(point["in_band"].get<int>() >= 50);
+  CHECK(point["reported"].get<int>() * 10 >= point["in_band"].get<int>() * 8);
+  CHECK((*wait)["interval_ms"].get<double>() > 90);
+  CHECK((*wait)["interval_ms"].get<double>() < 400);
+  CHECK((*wait)["significance"].get<double>() > 0.5);
+
+  for (const auto& f : control["findings"]) {
+    INFO(f.dump(2).substr(0, 1500));
+    CHECK(f["confidence"].get<double>() < 0.6);
+    CHECK(f["wait_point"].is_null());
   }
 }

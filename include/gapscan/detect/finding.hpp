@@ -91,6 +91,7 @@ struct WaitPointDetail {
   double threshold_ns = 0;        ///< max(stall_min, min_ratio × the 10th percentile of those gaps)
   double usual_ns = 0;            ///< the median of the gaps after it below the threshold
   bool cluster = false;           ///< the band is the tightest cluster of the stalls, not all of them
+  std::uint64_t reported = 0;     ///< of in_band, followed by a line that logs the wait (its duration covers the gap)
 };
 
 /// Lines of a cause's [[trigger]] written by another stream during the finding's example stalls

@@ -14,6 +14,12 @@
 // under the null that the line before does not matter; p is its upper tail, multiplied by the
 // templates tested and the bands tried.
 //
+// Waits the program reports: where 80 % or more of a band's stalls are followed by a line that
+// logs a duration covering the gap (at least half of it, at most 1.1 times it plus 2 ms:
+// `session acquired wait_ms=232.1` after 232 ms), the line says what the time went to, and only
+// the second null is asked: whether the band stands apart from the template's own gaps. The other
+// templates' long gaps (a request's CPU work as long as the waits) then do not hide it.
+//
 // Bounded: at most max_templates templates are kept (the first seen); the gaps after the others
 // are counted, not kept. Each keeps its histogram and at most `examples` of its stalls with their
 // lines (twice that between cuts): three quarters its longest stalls, the rest by line hash among
@@ -58,7 +64,9 @@ class WaitPoints {
   std::uint64_t gaps() const { return m_gaps; }
 
   static constexpr int k_bins_per_octave = 8;
-  static constexpr double k_min_background = 200;        ///< other gaps of the input needed for the first null
+  static constexpr double k_min_background = 200;  ///< other gaps of the input needed for the first null
+  static constexpr double k_reported_share =
+      0.8;  ///< of a band's stalls reported as waits: the first null is not asked
   static constexpr int k_bins = k_bins_per_octave * 40;  ///< from 1 µs to ~12 days
   /// The bin of a gap, and the bounds of a bin (ns).
   static int bin_of(double gap_ns);
@@ -73,6 +81,9 @@ class WaitPoints {
     std::uint64_t windows = 0;        ///< windows with a gap after it
     std::uint64_t stall_windows = 0;  ///< of which with a stall after it
     double stall_span_ns = 0;         ///< the wall time of those windows
+    /// Per bin, the stalls whose next line logs a duration covering the gap (`session acquired
+    /// wait_ms=232` after 232 ms): waits the program reports. Allocated at the first.
+    std::vector<std::uint32_t> reported;
     std::vector<stats::GapSample> examples;
     SourceId input = 0;
   };
@@ -86,6 +97,7 @@ class WaitPoints {
     int lo = 0, hi = 0;  ///< bins, inclusive
     std::uint64_t count = 0;
     double log10_p = 0;
+    std::uint64_t reported = 0;  ///< of count, followed by a line that reports the wait
   };
   /// Cuts the examples back to `examples`: longest_examples() of the longest, then the smallest
   /// hashes of the rest.

@@ -201,6 +201,7 @@ struct Finding {
     double usual_ms = 0;
     double threshold_ms = 0;
     bool cluster = false;
+    std::uint64_t reported = 0;  ///< of in_band, whose next line logs the wait
   };
   std::optional<WaitPoint> wait_point;
   /// Another cause that fits the delay as well while no line tells them apart (a SYN retransmission
