@@ -310,9 +310,16 @@ report::Report report_of(detect::DetectionResult& detection, std::vector<detect:
                          const ScanParts& parts, std::vector<report::Input> inputs, std::vector<Diagnostic> diagnostics,
                          bool explain) {
   detect::add_duration_findings(detection, std::move(duration_findings));
-  const std::vector<catalog::Suspect> suspects =
+  std::vector<catalog::Suspect> suspects =
       catalog::rank_suspects(detection.findings, *parts.catalog, detection.markers);
   report::RunResults results;
+  // A program's own timer (a heartbeat, a status line on a clock) is no suspect unless the lines
+  // say what a cause looks for: a poller's `nothing to do` or `usleep` makes it a sleep loop.
+  std::erase_if(suspects, [&](const catalog::Suspect& suspect) {
+    if (!suspect.finding->own_timer || (suspect.best.cause != nullptr && suspect.best.evidence >= 0.05)) return false;
+    results.timers.push_back(*suspect.finding);
+    return true;
+  });
   results.suspects = &suspects;
   results.detection = &detection.summary;
   results.runs = std::move(detection.runs);

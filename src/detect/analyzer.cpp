@@ -939,6 +939,7 @@ DetectionResult Analyzer::finish() {
   complete_findings(findings);
   add_wait_points(findings);
   add_during(findings);
+  mark_own_timers(findings);
   result.findings = significant_ranked(std::move(findings), m_options.alpha);
   result.runs = ranked_runs();
   result.streams = ranked_streams();
@@ -947,6 +948,44 @@ DetectionResult Analyzer::finish() {
   attach_timelines(result.findings);
   result.summary = m_summary;
   return result;
+}
+
+void Analyzer::mark_own_timers(std::vector<Finding>& findings) const {
+  // A program's own timer (a heartbeat, a status or metrics line every 5 s) writes the same line
+  // again one period later, every period: the gaps are its period. A finding is one when 80 % or
+  // more of its examples lie outside any request between two lines of one template, and 80 % or
+  // more of the gaps after that template (in its input) lie in the finding's interval (a clock's:
+  // its period ± 10 %); or, a program that writes all its lines on a clock (a sample generator,
+  // a status dumper), when 80 % or more of its examples lie outside any request and 80 % or more
+  // of all the gaps of their input lie in that interval. A loop whose line is written only when it finds work (gaps of
+  // one, two, three periods) or a line sometimes followed by a stall fails the second test. Whether such a finding is a
+  // suspect at all is the catalog's to say (a poller that logs `nothing to do` each pass is a sleep loop; a heartbeat
+  // is not): see scan.cpp.
+  for (Finding& f : findings) {
+    if (f.values != ValueKind::gap || f.trigger || f.samples.size() < 3) continue;
+    std::map<std::pair<SourceId, std::uint32_t>, std::size_t> same;
+    std::map<SourceId, std::size_t> keyless;
+    for (const stats::GapSample& s : f.samples) {
+      if (!s.stream.empty() || s.before.empty()) continue;
+      ++keyless[s.after.location.source];
+      const std::uint32_t id = s.after.template_id;
+      if (id != 0 && s.before.back().template_id == id) ++same[{s.after.location.source, id}];
+    }
+    const auto most = [](const auto& counts) {
+      return std::max_element(counts.begin(), counts.end(),
+                              [](const auto& a, const auto& b) { return a.second < b.second; });
+    };
+    const auto enough = [&](std::size_t count) { return count * 10 >= f.samples.size() * 8; };
+    const double lo = f.periodic ? 0.9 * f.centre_ns : 0.95 * f.lo_ns;
+    const double hi = f.periodic ? 1.1 * f.centre_ns : 1.05 * f.hi_ns;
+    const auto clock = [](std::pair<double, std::uint64_t> share) { return share.second >= 8 && share.first >= 0.8; };
+    const auto line = most(same);
+    const auto input = most(keyless);
+    f.own_timer =
+        (line != same.end() && enough(line->second) &&
+         clock(m_wait_points.share_in(line->first.first, line->first.second, lo, hi))) ||
+        (input != keyless.end() && enough(input->second) && clock(m_wait_points.input_share_in(input->first, lo, hi)));
+  }
 }
 
 void Analyzer::add_wait_points(std::vector<Finding>& findings) const {

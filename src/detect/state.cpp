@@ -42,14 +42,16 @@ struct StateCodec {
 
   Json line(const stats::EvidenceLine& e) const {
     const auto [found, added] = line_index.try_emplace({e.location.source, e.location.line}, line_table.size());
-    if (added) line_table.push_back(Json::array({location(e.location), e.text(), e.fields()}));
+    if (added) line_table.push_back(Json::array({location(e.location), e.text(), e.fields(), e.template_id}));
     return found->second;
   }
   stats::EvidenceLine line(const Json& j) const { return loaded_lines.at(j.get<std::size_t>()); }
   void load_lines(const Json& table) {
     loaded_lines.reserve(table.size());
-    for (const Json& j : table)
-      loaded_lines.push_back({location(j.at(0)), j.at(1).get<std::string>(), j.at(2).get<std::string>()});
+    for (const Json& j : table) {
+      loaded_lines.emplace_back(location(j.at(0)), j.at(1).get<std::string>(), j.at(2).get<std::string>());
+      loaded_lines.back().template_id = j.at(3).get<std::uint32_t>();
+    }
   }
   template <typename T, typename F>
   static Json list(const std::vector<T>& items, F&& f) {

@@ -70,6 +70,23 @@ void WaitPoints::add(const stream::StreamWindow& window, const stats::GapSeries&
   }
 }
 
+std::pair<double, std::uint64_t> WaitPoints::share_in(SourceId input, std::uint32_t id, double lo_ns,
+                                                      double hi_ns) const {
+  const auto it = m_templates.find(key_of(input, id));
+  if (it == m_templates.end() || it->second.bins.empty() || it->second.gaps == 0) return {0, 0};
+  std::uint64_t in = 0;
+  for (int b = bin_of(lo_ns); b <= bin_of(hi_ns) && b < k_bins; ++b) in += it->second.bins[static_cast<std::size_t>(b)];
+  return {static_cast<double>(in) / static_cast<double>(it->second.gaps), it->second.gaps};
+}
+
+std::pair<double, std::uint64_t> WaitPoints::input_share_in(SourceId input, double lo_ns, double hi_ns) const {
+  const auto it = m_all.find(input);
+  if (it == m_all.end() || it->second.gaps == 0) return {0, 0};
+  std::uint64_t in = 0;
+  for (int b = bin_of(lo_ns); b <= bin_of(hi_ns) && b < k_bins; ++b) in += it->second.bins[static_cast<std::size_t>(b)];
+  return {static_cast<double>(in) / static_cast<double>(it->second.gaps), it->second.gaps};
+}
+
 namespace {
 
 /// The examples' order: the longest stalls first (ties by hash), then the rest by hash.

@@ -12,6 +12,16 @@ bool is_token_char(char c) {
          c == '-' || c == ':' || c == '/' || c == '@' || static_cast<unsigned char>(c) >= 0x80;
 }
 
+/// Whether `out` ends with the key of a logfmt message (`msg=`, `message=`), whose quoted value
+/// is the line's words, not a variable part.
+bool message_key(std::string_view out) {
+  for (const std::string_view key : {"msg=", "message="}) {
+    if (out.size() < key.size() || out.substr(out.size() - key.size()) != key) continue;
+    return out.size() == key.size() || !is_token_char(out[out.size() - key.size() - 1]);
+  }
+  return false;
+}
+
 }  // namespace
 
 void message_template(std::string_view message, std::string& out, std::string_view also_mask) {
@@ -23,7 +33,15 @@ void message_template(std::string_view message, std::string& out, std::string_vi
     if (c == '"' || c == '\'') {  // a quoted string, escapes skipped
       std::size_t end = i + 1;
       while (end < n && message[end] != c) end += message[end] == '\\' ? 2 : 1;
-      out += "<*>";
+      if (message_key(out)) {  // logfmt's msg="…": the message itself, templated in place
+        std::string inner;
+        message_template(message.substr(i + 1, std::min(end, n) - i - 1), inner, also_mask);
+        out += c;
+        out.append(inner, 0, std::min(inner.size(), k_max_template - std::min(k_max_template, out.size())));
+        out += c;
+      } else {
+        out += "<*>";
+      }
       i = end + 1;
       continue;
     }

@@ -379,6 +379,22 @@ Report build_report(const RunResults& results) {
 
   for (const detect::RunFinding& run : results.runs) report.runs.push_back(make_run(run, *results.sources));
   if (results.quantisation) report.quantisation = make_lattice(*results.quantisation);
+  for (const detect::Finding& f : results.timers) {
+    Report::Timer timer;
+    timer.period_ms = f.centre_ns / 1e6;
+    timer.gaps = f.gaps;
+    if (!f.samples.empty()) {
+      const stats::GapSample& sample = f.samples.front();
+      timer.example = make_line(sample.after, *results.sources);
+      for (const auto& [hash, text] : results.templates) {
+        if (static_cast<std::uint32_t>(hash) == sample.after.template_id) {
+          timer.template_text = text;
+          break;
+        }
+      }
+    }
+    report.timers.push_back(std::move(timer));
+  }
   for (const detect::StreamDetections& stream : results.streams) report.streams.push_back(make_stream(stream, results));
 
   add_analysis(report, results);

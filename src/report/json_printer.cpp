@@ -391,6 +391,14 @@ std::string render_json(const Report& report) {
   for (const Run& run : report.runs) runs.push_back(run_json(run));
   root["runs"] = std::move(runs);
   root["quantisation"] = report.quantisation ? lattice_json(*report.quantisation) : Json();
+  Json timers = Json::array();
+  for (const Report::Timer& timer : report.timers) {
+    timers.push_back(Json{{"period_ms", round_to(timer.period_ms, 4)},
+                          {"gaps", timer.gaps},
+                          {"template", timer.template_text},
+                          {"example", Json{{"where", timer.example.where}, {"text", timer.example.text}}}});
+  }
+  root["timers"] = std::move(timers);
   Json streams = Json::array();
   for (const StreamReport& stream : report.streams) streams.push_back(stream_json(stream));
   root["streams"] = std::move(streams);

@@ -197,6 +197,15 @@ std::string render_markdown(const Report& report) {
     out += "## Gaps\n\n";
     gap_summary(out, report.analysis);
   }
+  if (!report.timers.empty()) {
+    out += "## Timers of the program's own\n\nLines written again one period later, every period: not stalls.\n\n";
+    for (const Report::Timer& timer : report.timers) {
+      out += fmt::format("- every {} ({} gaps): {} ({})\n", duration(timer.period_ms), count(timer.gaps),
+                         code(timer.template_text.empty() ? std::string("template not kept") : timer.template_text),
+                         timer.example.where);
+    }
+    out += "\n";
+  }
   accounting(out, report);
   return out;
 }

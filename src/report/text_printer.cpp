@@ -575,6 +575,13 @@ std::string render_text(const Report& report, const TextStyle& style) {
         p_value(q.log10_p));
   }
 
+  for (const Report::Timer& timer : report.timers) {
+    out += fmt::format("Timer: a line the program writes every {}, not a stall ({} gaps): `{}`\n       {}\n\n",
+                       duration(timer.period_ms), count(timer.gaps),
+                       timer.template_text.empty() ? std::string("(template not kept)") : timer.template_text,
+                       timer.example.where);
+  }
+
   print_accounting(out, report);
   out = terminal_safe(out);
   return style.color ? colorize(out) : out;

@@ -68,7 +68,9 @@ EvidenceLine::EvidenceLine(const LineLocation& where, std::string_view text, std
 }
 
 EvidenceLine evidence_line(const stream::StreamWindow& window, const stream::Entry& entry) {
-  return EvidenceLine{entry.location, window.line_text(entry), window.line_fields(entry)};
+  EvidenceLine line{entry.location, window.line_text(entry), window.line_fields(entry)};
+  line.template_id = entry.template_id;
+  return line;
 }
 
 GapPool::GapPool()

@@ -10,10 +10,12 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <vector>
 
 using gapscan::testing::gapscan_command;
 using gapscan::testing::Random;
@@ -163,4 +165,80 @@ TEST_CASE("Clocks: requests run one after another keep the worker's pace, and th
     INFO(f.dump(2).substr(0, 1500));
     CHECK(f["confidence"].get<double>() < 0.6);
   }
+}
+
+namespace {
+
+/// A Go service logging logfmt (`time=… level=info msg="request started" … request_id=…`): 2 500
+/// quote requests of three lines each, arriving at random, and beside them one line on a clock.
+/// With `poller`, the clock is a mail worker that finds nothing to do and sleeps 1 s each pass
+/// (a sleep loop); without, the clock is the connection pool's status line every 5 s (a timer of
+/// the program's own, no stall of anything).
+void write_clock_line_log(const std::string& path, bool poller) {
+  Random random(47);
+  std::vector<std::pair<std::int64_t, std::string>> lines;
+  std::int64_t t = 0;
+  char id[32];
+  for (int i = 0; i < 2500; ++i) {
+    t += static_cast<std::int64_t>(-std::log(1.0 - random.uniform()) * 125'000);
+    std::snprintf(id, sizeof id, "%08x-%04x", static_cast<unsigned>(random.uniform() * 4e9),
+                  static_cast<unsigned>(random.uniform() * 65535));
+    std::int64_t u = t;
+    for (const char* step : {R"(msg="request started" method=GET path=/v1/quote)",
+                             R"(msg="price fetched" source=cache)", R"(msg="request finished" status=200)"}) {
+      lines.emplace_back(u, std::string("level=info ") + step + " request_id=" + id);
+      u += 500 + static_cast<std::int64_t>(random.uniform() * 3'500);
+    }
+  }
+  const std::int64_t period = poller ? 1'000'000 : 5'000'000;
+  for (std::int64_t s = 410'000; s < t; s += period + 100 + static_cast<std::int64_t>(random.uniform() * 800)) {
+    if (poller) {
+      lines.emplace_back(s, R"(level=debug msg="no pending jobs, sleeping" queue=mail worker=outbox)");
+    } else {
+      lines.emplace_back(
+          s, "level=info msg=\"pool status\" open_conns=" + std::to_string(3 + static_cast<int>(random.uniform() * 7)) +
+                 " idle=" + std::to_string(static_cast<int>(random.uniform() * 4)) +
+                 " goroutines=" + std::to_string(40 + static_cast<int>(random.uniform() * 20)));
+    }
+  }
+  std::sort(lines.begin(), lines.end());
+  std::ofstream out(path);
+  for (const auto& [when, text] : lines) {
+    const std::int64_t seconds = when / 1'000'000;
+    char stamp[64];
+    std::snprintf(stamp, sizeof stamp, "time=2026-04-02T11:%02lld:%02lld.%06lldZ ",
+                  static_cast<long long>(seconds / 60), static_cast<long long>(seconds % 60),
+                  static_cast<long long>(when % 1'000'000));
+    out << stamp << text << "\n";
+  }
+}
+
+}  // namespace
+
+TEST_CASE("Clocks: a line the program writes on its own timer is a timer, not a sleep loop, unless it says it sleeps",
+          "[e2e][clocks]") {
+  const std::string status = "gapscan_e2e_clock_status.log", poller = "gapscan_e2e_clock_poller.log";
+  write_clock_line_log(status, false);
+  write_clock_line_log(poller, true);
+  const auto report = scan_json(status);
+  const auto control = scan_json(poller);
+  std::remove(status.c_str());
+  std::remove(poller.c_str());
+
+  INFO(report.dump(2).substr(0, 3000));
+  for (const auto& f : report["findings"]) CHECK(f["cause"] != "app_polling_sleep_loop");
+  REQUIRE(report["timers"].size() == 1);
+  const auto& timer = report["timers"][0];
+  CHECK(std::abs(timer["period_ms"].get<double>() - 5000) < 5);
+  CHECK(timer["gaps"].get<int>() >= 50);
+  CHECK(timer["template"] == R"(level=info msg="pool status" open_conns=<*> idle=<*> goroutines=<*>)");
+  CHECK(timer["example"]["text"].get<std::string>().find("pool status") != std::string::npos);
+
+  // The poller's line says it found nothing and sleeps: that is the sleep loop, named as one.
+  INFO(control.dump(2).substr(0, 3000));
+  CHECK(control["timers"].empty());
+  REQUIRE_FALSE(control["findings"].empty());
+  const auto& top = control["findings"][0];
+  CHECK(top["cause"] == "app_polling_sleep_loop");
+  CHECK(std::abs(top["interval_ms"].get<double>() - 1000) < 5);
 }

@@ -35,3 +35,13 @@ TEST_CASE("The line's own request id is masked even without a digit", "[parse][t
   CHECK(a == "reqId=<*> heartbeat ok");
   CHECK(a == b);
 }
+
+TEST_CASE("A logfmt message's quoted words are the template, other quoted values are masked", "[parse][template]") {
+  std::string a, b;
+  message_template(R"(level=info msg="pool status for shard 3" open_conns=5 note="x y")", a);
+  message_template(R"(level=info msg="pool status for shard 12" open_conns=9 note="z")", b);
+  CHECK(a == R"(level=info msg="pool status for shard <*>" open_conns=<*> note=<*>)");
+  CHECK(a == b);
+  message_template(R"(message="no pending jobs, sleeping" submsg="q")", a);
+  CHECK(a == R"(message="no pending jobs, sleeping" submsg=<*>)");
+}

@@ -202,6 +202,8 @@ class Analyzer {
   std::vector<double> lattice_gaps();
   std::optional<Quantisation> test_pooled_lattice(const std::vector<double>& gaps) const;
   std::vector<Finding> periodic_findings();
+  /// Marks the findings that are the program's own timers (Finding::own_timer; analyzer.cpp).
+  void mark_own_timers(std::vector<Finding>& findings) const;
   std::vector<Finding> trigger_findings();
   std::vector<Finding> renewal_findings();
   /// The wait points: each joins the gap finding at its delay (which then says where it sits), or

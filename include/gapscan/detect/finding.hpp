@@ -129,6 +129,10 @@ struct Finding {
   std::optional<LatticeDetail> lattice;       ///< set for a gap mode on a lattice of several multiples
   std::optional<WaitPointDetail> wait_point;  ///< set for stalls after one kind of line (or found there too)
   std::vector<DuringHit> during;              ///< other streams' trigger lines inside the example stalls
+  /// Its gaps are a line the program writes again one period later, every period, outside any
+  /// request (Analyzer::mark_own_timers): a heartbeat or a status line, unless its words say it
+  /// waits (then the cause that reads them names it).
+  bool own_timer = false;
 
   double log10_p = 0;                   ///< significance used for ranking: min of the two below
   double log10_p_per_request = 0;       ///< best per-request p, Bonferroni-corrected over requests (0 if none)

@@ -62,6 +62,11 @@ class WaitPoints {
   std::vector<Finding> finish() const;
 
   std::uint64_t gaps() const { return m_gaps; }
+  /// The share of the gaps after a template (of an input) that lie in [lo_ns, hi_ns] (the bins
+  /// overlapping it), and how many gaps followed it; {0, 0} for a template not kept.
+  std::pair<double, std::uint64_t> share_in(SourceId input, std::uint32_t id, double lo_ns, double hi_ns) const;
+  /// The same for the gaps after every line of an input.
+  std::pair<double, std::uint64_t> input_share_in(SourceId input, double lo_ns, double hi_ns) const;
 
   static constexpr int k_bins_per_octave = 8;
   static constexpr double k_min_background = 200;  ///< other gaps of the input needed for the first null

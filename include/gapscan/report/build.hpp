@@ -18,6 +18,7 @@ struct RunResults {
   const detect::DetectionSummary* detection = nullptr;
   std::vector<detect::RunFinding> runs;
   std::optional<detect::Quantisation> quantisation;
+  std::vector<detect::Finding> timers;  ///< the program's own timers (detect::Finding::own_timer), not suspects
   std::vector<detect::StreamDetections> streams;
   std::map<std::uint64_t, std::string> templates;  ///< template hash -> text, for derived streams and wait points
   std::uint64_t derived_streams = 0;               ///< of the grouping's streams, the derived ones

@@ -365,6 +365,14 @@ struct Report {
   std::vector<Finding> findings;  ///< ranked, best first
   std::vector<Run> runs;          ///< the most significant runs, best first
   std::optional<Lattice> quantisation;
+  /// The program's own timers (a heartbeat, a status line every 5 s): set aside, not suspects.
+  struct Timer {
+    double period_ms = 0;
+    std::uint64_t gaps = 0;
+    std::string template_text;  ///< the line's template (empty when not kept)
+    LineRef example;            ///< one of its lines
+  };
+  std::vector<Timer> timers;
   std::vector<StreamReport> streams;  ///< streams whose own tests found something, best first
   LineSummary lines;
   std::vector<Input> inputs;

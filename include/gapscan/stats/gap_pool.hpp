@@ -33,6 +33,7 @@ struct EvidenceLine {
   std::string_view fields() const { return {m_bytes.get() + m_text_length, m_fields_length}; }
 
   LineLocation location;
+  std::uint32_t template_id = 0;  ///< of its message (stream::Entry::template_id); 0: unknown
 
  private:
   std::shared_ptr<const char[]> m_bytes;  // the text, then the fields: one allocation
