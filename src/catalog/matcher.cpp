@@ -223,6 +223,10 @@ constexpr std::size_t k_fact_min_tested = 5;
 FactShare fact_share(const detect::Finding& finding, std::string_view fact) {
   if (fact == "all_silent" && finding.periodic && finding.periodic->silence_tested >= k_fact_min_tested)
     return {finding.periodic->silent_share, finding.periodic->silence_tested};
+  if (fact == "arrival_stamps" && finding.arrival) {
+    const std::size_t tested = finding.arrival->bursts ? finding.arrival->burst_count : finding.arrival->timed;
+    if (tested >= k_fact_min_tested) return {1.0, tested};
+  }
   return {};
 }
 

@@ -135,7 +135,8 @@ struct Pipeline {
   stream::StreamTable* streams = nullptr;
   detect::DurationAnalyzer* durations = nullptr;
   std::shared_ptr<const std::vector<parse::FormatInfo>> user_formats;
-  std::uint64_t records = 0;  ///< read so far, over all inputs (--follow's messages)
+  std::uint64_t records = 0;        ///< read so far, over all inputs (--follow's messages)
+  detect::ArrivalTracker arrivals;  ///< the input's stamps in file order: do they come in bursts?
   /// Called when an input has been read: its streams are closed and its analysis joins the run's.
   std::function<void(SourceId)> end_input;
 };
@@ -159,6 +160,7 @@ report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Enco
       std::move(bytes), id, options,
       [&](const parse::Record& record, std::string_view text, const LineLocation& location) {
         ++pipeline.records;
+        pipeline.arrivals.add(record.time, location, text);
         // Every line's template: the wait points are kept per template of the line before a gap.
         parse::Record named = record;
         const std::uint64_t hash = pipeline.templates->name(record);
@@ -320,6 +322,9 @@ report::Report report_of(detect::DetectionResult& detection, std::vector<detect:
     results.timers.push_back(*suspect.finding);
     return true;
   });
+  // Stamps that are arrival times come first: the other findings' gaps may be the carrier's too.
+  std::stable_partition(suspects.begin(), suspects.end(),
+                        [](const catalog::Suspect& suspect) { return suspect.finding->arrival.has_value(); });
   results.suspects = &suspects;
   results.detection = &detection.summary;
   results.runs = std::move(detection.runs);
@@ -467,7 +472,11 @@ class InputAnalyses {
 
   /// The input's windows are all handed over: its end marker into the queue, or (no queue) its
   /// analysis merged now.
-  void end(SourceId input, stream::WindowQueue* queue) {
+  void end(SourceId input, stream::WindowQueue* queue, detect::ArrivalSummary arrival) {
+    {
+      std::lock_guard lock(m_mutex);
+      m_arrivals[input] = std::move(arrival);
+    }
     if (queue == nullptr) return join(input);
     stream::OwnedWindow end;
     end.input = input;
@@ -484,8 +493,17 @@ class InputAnalyses {
     {
       std::lock_guard lock(m_mutex);
       const auto found = m_live.find(input);
-      if (found == m_live.end()) return;
+      const auto arrival = m_arrivals.find(input);
+      if (found == m_live.end()) {
+        if (arrival != m_arrivals.end()) m_merged.add_arrival(std::move(arrival->second));
+        if (arrival != m_arrivals.end()) m_arrivals.erase(arrival);
+        return;
+      }
       done = std::move(found->second);
+      if (arrival != m_arrivals.end()) {
+        done->add_arrival(std::move(arrival->second));
+        m_arrivals.erase(arrival);
+      }
       m_live.erase(found);
       if (std::shared_ptr<const Prefilter> now = done->adapted_prefilter()) m_adapted = std::move(now);
     }
@@ -503,8 +521,9 @@ class InputAnalyses {
   detect::Analyzer& m_merged;
   std::mutex m_mutex;
   std::map<SourceId, std::unique_ptr<detect::Analyzer>> m_live;
-  std::shared_ptr<const Prefilter> m_adapted;  // the last merged input's
-  detect::Analyzer::Ceilings m_ceilings;       // of the inputs merged so far
+  std::map<SourceId, detect::ArrivalSummary> m_arrivals;  // of inputs read, until joined
+  std::shared_ptr<const Prefilter> m_adapted;             // the last merged input's
+  detect::Analyzer::Ceilings m_ceilings;                  // of the inputs merged so far
 };
 
 /// Spilling line text failed (no temporary file could be made, written or read back): the
@@ -543,7 +562,7 @@ void read_in_turn(const ScanConfig& config, const std::vector<source::InputSpec>
   Pipeline pipeline = pipeline_of(config, user_formats, streams, derived, processes, durations);
   pipeline.end_input = [&](SourceId input) {
     streams.finish();
-    analyses.end(input, queue.get());
+    analyses.end(input, queue.get(), pipeline.arrivals.finish(input));
     state.durations.merge(std::exchange(durations, detect::DurationAnalyzer()));
     state.add_templates(derived.end_input());
     processes.end_input();
@@ -622,8 +641,9 @@ ScanState scan_one_input(const source::InputSpec& spec, SourceId id, const ScanC
   DerivedStreams derived;
   ProcessStreams processes;
   Pipeline pipeline = pipeline_of(config, user_formats, streams, derived, processes, durations);
-  pipeline.end_input = [&](SourceId) {
+  pipeline.end_input = [&](SourceId input) {
     streams.finish();
+    analyzer->add_arrival(pipeline.arrivals.finish(input));
     if (!adapted) adapted = analyzer->adapted_prefilter();
     one.analyzer->merge(std::move(*analyzer));
     one.durations.merge(std::exchange(durations, detect::DurationAnalyzer()));

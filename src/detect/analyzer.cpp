@@ -443,6 +443,7 @@ void Analyzer::merge(Analyzer&& other) {
   m_triggers.merge(std::move(other.m_triggers));
   m_timelines.merge(other.m_timelines);
   m_wait_points.merge(std::move(other.m_wait_points));
+  for (ArrivalSummary& arrival : other.m_arrivals) m_arrivals.push_back(std::move(arrival));
   for (RenewalHit& hit : other.m_renewals) {
     if (m_renewals.size() >= k_max_renewals) break;
     m_renewals.push_back(std::move(hit));
@@ -940,6 +941,7 @@ DetectionResult Analyzer::finish() {
   add_wait_points(findings);
   add_during(findings);
   mark_own_timers(findings);
+  add_arrival_findings(findings);
   result.findings = significant_ranked(std::move(findings), m_options.alpha);
   result.runs = ranked_runs();
   result.streams = ranked_streams();
@@ -948,6 +950,79 @@ DetectionResult Analyzer::finish() {
   attach_timelines(result.findings);
   result.summary = m_summary;
   return result;
+}
+
+void Analyzer::add_arrival_findings(std::vector<Finding>& findings) const {
+  // An input whose stamps are arrival times: its lines came in bursts (ArrivalSummary::holds),
+  // or 60 % or more of its request lines that log a duration of 5 ms or more (20 at least) were
+  // stamped sooner after the request's first line than half that duration: the stamps are not
+  // when the lines were written. Its gaps are the carrier's (a buffer filling, a shipper's
+  // flush), so its other gap findings are set aside; the durations its lines log are the
+  // program's own and stay.
+  std::vector<Finding> found;
+  for (const ArrivalSummary& a : m_arrivals) {
+    const WaitPoints::Timing timing = m_wait_points.timing(a.input);
+    const bool bursts = a.holds();
+    const bool contradicted = timing.timed >= 20 && timing.early * 10 >= timing.timed * 6;
+    if (!bursts && !contradicted) continue;
+    Finding f;
+    f.values = ValueKind::gap;
+    f.shape = Shape::one_off;
+    ArrivalDetail detail;
+    detail.input = a.input;
+    detail.lines = a.lines;
+    detail.bursts = bursts;
+    detail.timed = timing.timed;
+    detail.early = timing.early;
+    const double span = static_cast<double>(std::max<TimeNs>(a.last - a.first, 1));
+    if (bursts) {
+      const auto level = static_cast<std::size_t>(a.level());
+      const ArrivalSummary::Level& at = a.levels[level];
+      detail.burst_count = at.bursts;
+      detail.burst_lines = at.burst_lines;
+      detail.tightness_ns = static_cast<double>(ArrivalSummary::k_tightness[level]);
+      detail.median_size = a.median_size();
+      detail.median_length_ns = a.median_length_ns();
+      f.centre_ns = a.median_silence_ns();
+      std::tie(f.lo_ns, f.hi_ns) = a.silence_range_ns();
+      f.gaps = a.silence_count();
+      f.member_time_ns = f.centre_ns * static_cast<double>(f.gaps);
+      f.samples = at.examples;
+      // Under lines arriving at random at the input's mean rate, a line within the tightness of
+      // the one before has probability 1 - exp(-rate × tightness); the bursts hold
+      // burst_lines - bursts such lines in a row.
+      const double rate = static_cast<double>(a.lines) / span;
+      const double chance = -std::expm1(-rate * detail.tightness_ns);
+      f.log10_p =
+          std::max(-300.0, static_cast<double>(at.burst_lines - at.bursts) * std::log10(std::max(chance, 1e-300)));
+    } else {
+      f.centre_ns = f.lo_ns = f.hi_ns = timing.early_mean_ns;
+      f.gaps = timing.early;
+      f.member_time_ns = timing.early_mean_ns * static_cast<double>(timing.early);
+      // A request's line is rarely stamped before half of what it says it waited: say 1 in 20.
+      f.log10_p = std::max(-300.0, to_log10(log_binomial_tail(timing.timed, timing.early, 0.05)));
+    }
+    f.rel_width = f.centre_ns > 0 ? (f.hi_ns - f.lo_ns) / f.centre_ns : 0;
+    f.requests = 1;
+    f.requests_span_ns = span;
+    f.wall_share = std::min(1.0, f.member_time_ns / span);
+    f.log10_p_pooled = f.log10_p;
+    f.arrival = detail;
+    found.push_back(std::move(f));
+  }
+  if (found.empty()) return;
+  std::erase_if(findings, [&](const Finding& g) {
+    if (g.values != ValueKind::gap || g.samples.empty()) return false;
+    for (Finding& a : found) {
+      std::size_t in = 0;
+      for (const stats::GapSample& s : g.samples) in += s.after.location.source == a.arrival->input ? 1 : 0;
+      if (in * 10 < g.samples.size() * 8) continue;
+      ++a.arrival->set_aside;
+      return true;
+    }
+    return false;
+  });
+  for (Finding& a : found) findings.push_back(std::move(a));
 }
 
 void Analyzer::mark_own_timers(std::vector<Finding>& findings) const {
@@ -1074,7 +1149,7 @@ void Analyzer::add_during(std::vector<Finding>& findings) const {
 
 void Analyzer::attach_timelines(std::vector<Finding>& findings) const {
   for (Finding& finding : findings) {
-    if (finding.values != ValueKind::gap || finding.shape == Shape::periodic) continue;
+    if (finding.values != ValueKind::gap || finding.shape == Shape::periodic || finding.arrival) continue;
     const double margin = std::max(finding.centre_ns * 0.005, static_cast<double>(m_summary.typical_resolution));
     const double lo = finding.lo_ns - margin, hi = finding.hi_ns + margin;
     if (finding.timeline) {

@@ -429,7 +429,8 @@ struct StateCodec {
          a.m_lattice_threshold, triggers(a.m_triggers), timelines(a.m_timelines), renewals, a.m_renewal_tested,
          Json::array({s.windows, s.keyed_windows, s.windows_scanned, s.derived_windows, s.derived_windows_scanned,
                       s.pacing_windows, s.pacing_gaps}),
-         wait_points(a.m_wait_points), Json::array({a.m_first_time, a.m_last_time})});
+         wait_points(a.m_wait_points), Json::array({a.m_first_time, a.m_last_time}),
+         list(a.m_arrivals, [&](const ArrivalSummary& r) { return arrival(r); })});
   }
   Json wait_points(const WaitPoints& w) const {
     Json templates = Json::array();
@@ -448,7 +449,7 @@ struct StateCodec {
     std::sort(inputs.begin(), inputs.end());
     for (const SourceId input : inputs) {
       const WaitPoints::Background& b = w.m_all.at(input);
-      backgrounds.push_back(Json::array({input, sparse(b.bins), b.gaps}));
+      backgrounds.push_back(Json::array({input, sparse(b.bins), b.gaps, b.timed, b.early, b.early_us}));
     }
     return Json::array({backgrounds, w.m_gaps, w.m_untracked, templates});
   }
@@ -458,6 +459,11 @@ struct StateCodec {
       background.bins.assign(WaitPoints::k_bins, 0);
       sparse(b.at(1), background.bins);
       background.gaps = b.at(2).get<std::uint64_t>();
+      if (b.size() > 5) {
+        background.timed = b.at(3).get<std::uint64_t>();
+        background.early = b.at(4).get<std::uint64_t>();
+        background.early_us = b.at(5).get<std::uint64_t>();
+      }
     }
     w.m_gaps = j.at(1).get<std::uint64_t>();
     w.m_untracked = j.at(2).get<std::uint64_t>();
@@ -528,6 +534,40 @@ struct StateCodec {
     wait_points(j.at(16), a.m_wait_points);
     a.m_first_time = j.at(17).at(0).get<TimeNs>();
     a.m_last_time = j.at(17).at(1).get<TimeNs>();
+    if (j.size() > 18)
+      for (const Json& r : j.at(18)) a.m_arrivals.push_back(arrival(r));
+  }
+  Json arrival(const ArrivalSummary& r) const {
+    Json levels = Json::array();
+    for (const ArrivalSummary::Level& l : r.levels)
+      levels.push_back(Json::array(
+          {l.bursts, l.burst_lines, sparse(l.sizes), sparse(l.lengths), sparse(l.silences), samples(l.examples)}));
+    return Json::array({r.input, r.lines, r.whole_ms, r.first, r.last, levels, r.whole_s});
+  }
+  ArrivalSummary arrival(const Json& j) const {
+    ArrivalSummary r;
+    r.input = j.at(0).get<SourceId>() + offsets.sources;
+    r.lines = j.at(1).get<std::uint64_t>();
+    r.whole_ms = j.at(2).get<std::uint64_t>();
+    r.first = j.at(3).get<TimeNs>();
+    r.last = j.at(4).get<TimeNs>();
+    if (j.size() > 6) r.whole_s = j.at(6).get<std::uint64_t>();
+    for (std::size_t k = 0; k < r.levels.size() && k < j.at(5).size(); ++k) {
+      const Json& l = j.at(5).at(k);
+      ArrivalSummary::Level& level = r.levels[k];
+      level.bursts = l.at(0).get<std::uint64_t>();
+      level.burst_lines = l.at(1).get<std::uint64_t>();
+      if (level.bursts > 0) {
+        level.sizes.assign(ArrivalSummary::k_size_bins, 0);
+        level.lengths.assign(ArrivalSummary::k_bins, 0);
+        level.silences.assign(ArrivalSummary::k_bins, 0);
+        sparse(l.at(2), level.sizes);
+        sparse(l.at(3), level.lengths);
+        sparse(l.at(4), level.silences);
+      }
+      level.examples = samples(l.at(5));
+    }
+    return r;
   }
 
   Json durations(const DurationAnalyzer& d) const {

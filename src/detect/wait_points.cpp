@@ -31,6 +31,17 @@ void WaitPoints::add(const stream::StreamWindow& window, const stats::GapSeries&
     ++background.bins[static_cast<std::size_t>(bin)];
     ++background.gaps;
     ++m_gaps;
+    if (!window.key.empty()) {  // the request's first line came before the operation the line after logs began
+      const stream::Entry& after = window.entries[series.order[gap.after]];
+      if (after.duration_us != stream::Entry::k_no_duration && after.duration_us >= 5'000) {
+        ++background.timed;
+        const auto since = static_cast<double>(after.time - window.entries[series.order.front()].time);
+        if (since < 0.5 * 1e3 * static_cast<double>(after.duration_us) - 1e6) {
+          ++background.early;
+          background.early_us += after.duration_us;
+        }
+      }
+    }
     const std::uint32_t id = before.template_id;
     const std::uint64_t key = key_of(input, id);
     auto it = m_templates.find(key);
@@ -68,6 +79,13 @@ void WaitPoints::add(const stream::StreamWindow& window, const stats::GapSeries&
     ++entry.stall_windows;
     entry.stall_span_ns += span;
   }
+}
+
+WaitPoints::Timing WaitPoints::timing(SourceId input) const {
+  const auto it = m_all.find(input);
+  if (it == m_all.end() || it->second.early == 0) return it == m_all.end() ? Timing{} : Timing{it->second.timed, 0, 0};
+  const Background& b = it->second;
+  return {b.timed, b.early, 1e3 * static_cast<double>(b.early_us) / static_cast<double>(b.early)};
 }
 
 std::pair<double, std::uint64_t> WaitPoints::share_in(SourceId input, std::uint32_t id, double lo_ns,
@@ -134,6 +152,9 @@ void WaitPoints::merge(WaitPoints&& other) {
     if (into.bins.empty()) into.bins.assign(k_bins, 0);
     for (std::size_t b = 0; b < from.bins.size(); ++b) into.bins[b] += from.bins[b];
     into.gaps += from.gaps;
+    into.timed += from.timed;
+    into.early += from.early;
+    into.early_us += from.early_us;
   }
   m_gaps += other.m_gaps;
   m_untracked += other.m_untracked;

@@ -64,6 +64,22 @@ void add_details(Finding& out, const detect::Finding& f, const RunResults& resul
     wait.reported = d.reported;
     out.wait_point = std::move(wait);
   }
+  if (f.arrival) {
+    const detect::ArrivalDetail& d = *f.arrival;
+    Finding::Arrival arrival;
+    if (results.sources != nullptr && d.input < results.sources->size()) arrival.input = results.sources->name(d.input);
+    arrival.lines = d.lines;
+    arrival.bursts = d.bursts;
+    arrival.burst_count = d.burst_count;
+    arrival.burst_lines = d.burst_lines;
+    arrival.tightness_ms = d.tightness_ns / 1e6;
+    arrival.median_size = d.median_size;
+    arrival.median_length_ms = d.median_length_ns / 1e6;
+    arrival.timed = d.timed;
+    arrival.early = d.early;
+    arrival.set_aside = d.set_aside;
+    out.arrival = std::move(arrival);
+  }
   if (f.periodic) {
     const detect::PeriodicDetail& d = *f.periodic;
     out.periodic =

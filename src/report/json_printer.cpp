@@ -189,6 +189,18 @@ void add_evidence(Json& j, const Finding& f) {
                                         {"cluster", f.wait_point->cluster},
                                         {"reported", f.wait_point->reported}}
                                  : Json();
+  j["arrival"] = f.arrival ? Json{{"input", f.arrival->input},
+                                  {"lines", f.arrival->lines},
+                                  {"bursts", f.arrival->bursts},
+                                  {"burst_count", f.arrival->burst_count},
+                                  {"burst_lines", f.arrival->burst_lines},
+                                  {"tightness_ms", round_to(f.arrival->tightness_ms, 4)},
+                                  {"median_burst_lines", round_to(f.arrival->median_size, 1)},
+                                  {"median_burst_ms", round_to(f.arrival->median_length_ms, 4)},
+                                  {"timed", f.arrival->timed},
+                                  {"early", f.arrival->early},
+                                  {"set_aside", f.arrival->set_aside}}
+                           : Json();
   j["ambiguous_with"] =
       f.ambiguous_with.empty()
           ? Json()

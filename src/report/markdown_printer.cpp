@@ -97,6 +97,22 @@ void suspect(std::string& out, const Finding& f, const std::vector<std::uint64_t
                        f.implies.empty() ? "" : ": " + inline_text(f.implies));
   }
   out += fmt::format("- Significance: {}\n", p_value(f.log10_p));
+  if (f.arrival) {
+    const Finding::Arrival& a = *f.arrival;
+    if (a.bursts)
+      out += fmt::format(
+          "- Bursts: {} of {} lines came in {} bursts of a median {} lines within {} each, then {} of nothing\n",
+          count(a.burst_lines), count(a.lines), count(a.burst_count), count(static_cast<std::uint64_t>(a.median_size)),
+          duration(a.median_length_ms), duration(f.interval_ms));
+    if (a.early > 0)
+      out += fmt::format(
+          "- Stamps: {} of {} request lines that log 5 ms or more are stamped sooner after their request's first line "
+          "than half of it\n",
+          count(a.early), count(a.timed));
+    out += fmt::format(
+        "- So the stamps of {} are when its lines arrived, not when they were written{}\n", code(a.input),
+        a.set_aside > 0 ? fmt::format(" ({} other findings of it set aside)", count(a.set_aside)) : std::string());
+  }
   for (const EvidenceResult& e : f.evidence) {
     out += fmt::format("- {} {} ({}): {} of {} — {}\n", e.weight < 0 ? "Counter-evidence" : "Evidence", code(e.pattern),
                        e.scope, count(e.hits), count(e.samples), inline_text(e.meaning));

@@ -128,6 +128,28 @@ void print_values(std::string& out, const Finding& f) {
         duration(w.usual_ms),
         w.reported > 0 ? fmt::format("; the next line logs the wait in {}", count(w.reported)) : std::string());
   }
+  if (f.arrival) {
+    const Finding::Arrival& a = *f.arrival;
+    if (a.bursts) {
+      out += fmt::format(
+          "    {:<11}{} of {} lines came in {} bursts of a median {} lines within {} each, then {} of nothing\n",
+          "Bursts", count(a.burst_lines), count(a.lines), count(a.burst_count),
+          count(static_cast<std::uint64_t>(a.median_size)), duration(a.median_length_ms), duration(f.interval_ms));
+    }
+    if (a.early > 0) {
+      out += fmt::format(
+          "    {:<11}{} of {} request lines that log 5 ms or more are stamped sooner after their request's first line "
+          "than half of it\n",
+          "Stamps", count(a.early), count(a.timed));
+    }
+    out += fmt::format(
+        "    {:<11}the stamps of {} are when its lines arrived, not when they were written: its gaps are the "
+        "carrier's{}\n",
+        "So", a.input.empty() ? std::string("this input") : a.input,
+        a.set_aside > 0
+            ? fmt::format("; {} other finding{} of it set aside", count(a.set_aside), a.set_aside == 1 ? "" : "s")
+            : std::string());
+  }
   if (!f.ambiguous_with.empty()) {
     out += fmt::format("    {:<11}{} fits as well: the lines do not say which{}\n", "Or", f.ambiguous_with,
                        f.ambiguous_confirm.empty() ? std::string() : "; to tell: " + f.ambiguous_confirm);

@@ -42,7 +42,10 @@ enum class EvidenceScope { before, after, around, request, file, fact };
 ///   all_silent  during a clock's stalls, the other streams that were running went silent too
 ///               (80 % of them or more, in the share of stalls given): the whole process
 ///               stopped, as a cgroup out of CPU quota or a stop-the-world pause stops it.
-inline constexpr std::array<std::string_view, 1> k_facts = {"all_silent"};
+///   arrival_stamps  the input's stamps are arrival times, not when the lines were written: its
+///               lines came in bursts (dozens within 0.1 ms, then silence), or its request lines
+///               were stamped sooner than the durations they log allow (detect/arrival.hpp)
+inline constexpr std::array<std::string_view, 2> k_facts = {"all_silent", "arrival_stamps"};
 
 std::string_view to_string(EvidenceScope scope);
 

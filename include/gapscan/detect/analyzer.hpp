@@ -2,6 +2,7 @@
 // Runs the per-request mode test on each stream window as it closes, clusters the modes it
 // finds across requests, and at the end runs the pooled test over all requests.
 
+#include <gapscan/detect/arrival.hpp>
 #include <gapscan/detect/finding.hpp>
 #include <gapscan/detect/timeline.hpp>
 #include <gapscan/detect/wait_points.hpp>
@@ -78,6 +79,8 @@ class Analyzer {
   /// analysed apart merge in any grouping (gapscan merge); `other` is left moved from.
   /// Both were made with the same options.
   void merge(Analyzer&& other);
+  /// What the input's stamps looked like in file order (ArrivalTracker), when it has been read.
+  void add_arrival(ArrivalSummary summary) { m_arrivals.push_back(std::move(summary)); }
   /// Adds `offset` to the stream ids this analysis keeps: an input analysed with a stream table
   /// of its own (ids from 0) then has the ids it would have had in the run.
   void shift_streams(std::uint64_t offset) {
@@ -204,6 +207,9 @@ class Analyzer {
   std::vector<Finding> periodic_findings();
   /// Marks the findings that are the program's own timers (Finding::own_timer; analyzer.cpp).
   void mark_own_timers(std::vector<Finding>& findings) const;
+  /// Inputs whose stamps are arrival times (bursts, or durations the lines log that their stamps
+  /// contradict): a finding of each, and the other gap findings of those inputs set aside.
+  void add_arrival_findings(std::vector<Finding>& findings) const;
   std::vector<Finding> trigger_findings();
   std::vector<Finding> renewal_findings();
   /// The wait points: each joins the gap finding at its delay (which then says where it sits), or
@@ -256,7 +262,8 @@ class Analyzer {
   TriggerAligner m_triggers;
   TimelineKeeper m_timelines;
   WaitPoints m_wait_points;
-  TimeNs m_first_time = INT64_MAX;  ///< the earliest and latest line of the requests analysed
+  std::vector<ArrivalSummary> m_arrivals;  ///< per input read, in the order read
+  TimeNs m_first_time = INT64_MAX;         ///< the earliest and latest line of the requests analysed
   TimeNs m_last_time = INT64_MIN;
   struct RenewalHit {
     Renewal renewal;

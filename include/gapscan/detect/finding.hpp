@@ -107,6 +107,21 @@ struct DuringHit {
   double log10_p = 0;       ///< P(at least `hits` of `samples` by chance), binomial
 };
 
+/// For a finding that the input's stamps are arrival times (detect/arrival.hpp): what showed it.
+struct ArrivalDetail {
+  SourceId input = 0;
+  std::uint64_t lines = 0;        ///< of the input
+  bool bursts = false;            ///< the lines arrive in bursts (ArrivalSummary::holds)
+  std::uint64_t burst_count = 0;  ///< bursts of 16 lines or more, at the tightness below
+  std::uint64_t burst_lines = 0;  ///< lines in them
+  double tightness_ns = 0;        ///< consecutive lines of a burst are at most this apart
+  double median_size = 0;         ///< lines of the median line's burst
+  double median_length_ns = 0;    ///< a burst's first to last line
+  std::uint64_t timed = 0;        ///< request lines logging a duration of 5 ms or more
+  std::uint64_t early = 0;        ///< of which stamped sooner than half of it after the request's first line
+  std::uint64_t set_aside = 0;    ///< other gap findings of the input, whose gaps are the carrier's
+};
+
 std::string_view to_string(Shape shape);
 
 struct Finding {
@@ -133,6 +148,7 @@ struct Finding {
   /// request (Analyzer::mark_own_timers): a heartbeat or a status line, unless its words say it
   /// waits (then the cause that reads them names it).
   bool own_timer = false;
+  std::optional<ArrivalDetail> arrival;  ///< set for a finding that an input's stamps are arrival times
 
   double log10_p = 0;                   ///< significance used for ranking: min of the two below
   double log10_p_per_request = 0;       ///< best per-request p, Bonferroni-corrected over requests (0 if none)

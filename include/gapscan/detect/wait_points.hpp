@@ -65,6 +65,14 @@ class WaitPoints {
   /// The share of the gaps after a template (of an input) that lie in [lo_ns, hi_ns] (the bins
   /// overlapping it), and how many gaps followed it; {0, 0} for a template not kept.
   std::pair<double, std::uint64_t> share_in(SourceId input, std::uint32_t id, double lo_ns, double hi_ns) const;
+  /// Of an input's request lines that log a duration of 5 ms or more, how many, and how many came
+  /// sooner after the request's first line than half that duration (less 1 ms): the line says
+  /// its operation took 45 ms where its stamp is 0.01 ms after the line before it.
+  struct Timing {
+    std::uint64_t timed = 0, early = 0;
+    double early_mean_ns = 0;  ///< the mean duration the early lines log
+  };
+  Timing timing(SourceId input) const;
   /// The same for the gaps after every line of an input.
   std::pair<double, std::uint64_t> input_share_in(SourceId input, double lo_ns, double hi_ns) const;
 
@@ -96,6 +104,9 @@ class WaitPoints {
   struct Background {
     std::vector<std::uint32_t> bins;
     std::uint64_t gaps = 0;
+    std::uint64_t timed = 0;     ///< lines of requests that log a duration of 5 ms or more
+    std::uint64_t early = 0;     ///< of which came less than half of it (less 1 ms) after the request's first line
+    std::uint64_t early_us = 0;  ///< the durations those early lines log, summed (µs)
   };
   static std::uint64_t key_of(SourceId input, std::uint32_t id) { return (std::uint64_t{input} << 32) | id; }
   struct Band {

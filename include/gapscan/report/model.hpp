@@ -204,6 +204,22 @@ struct Finding {
     std::uint64_t reported = 0;  ///< of in_band, whose next line logs the wait
   };
   std::optional<WaitPoint> wait_point;
+  /// The input's stamps are arrival times (detect::ArrivalDetail): "the lines came in 39 bursts of
+  /// a median 90 lines within 0.4 ms each, then 7.05 s of nothing".
+  struct Arrival {
+    std::string input;
+    std::uint64_t lines = 0;
+    bool bursts = false;
+    std::uint64_t burst_count = 0;
+    std::uint64_t burst_lines = 0;
+    double tightness_ms = 0;
+    double median_size = 0;
+    double median_length_ms = 0;
+    std::uint64_t timed = 0;
+    std::uint64_t early = 0;
+    std::uint64_t set_aside = 0;
+  };
+  std::optional<Arrival> arrival;
   /// Another cause that fits the delay as well while no line tells them apart (a SYN retransmission
   /// or a data RTO at 1.02 s): the report names both. Empty when the lines decide.
   std::string ambiguous_with;
