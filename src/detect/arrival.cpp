@@ -113,7 +113,8 @@ void ArrivalTracker::close(int level, TimeNs next, const LineLocation& where, st
   at.burst_lines += open.lines;
   at.sizes[static_cast<std::size_t>(size_bin(open.lines))] += open.lines;
   const auto bin = [](DurationNs ns) {
-    return static_cast<std::size_t>(std::clamp(WaitPoints::bin_of(static_cast<double>(ns)), 0, ArrivalSummary::k_bins - 1));
+    return static_cast<std::size_t>(
+        std::clamp(WaitPoints::bin_of(static_cast<double>(ns)), 0, ArrivalSummary::k_bins - 1));
   };
   ++at.lengths[bin(open.latest - open.start)];
   if (next <= open.latest) return;  // out of order: no silence

@@ -83,9 +83,10 @@ void WaitPoints::add(const stream::StreamWindow& window, const stats::GapSeries&
 
 WaitPoints::Timing WaitPoints::timing(SourceId input) const {
   const auto it = m_all.find(input);
-  if (it == m_all.end() || it->second.early == 0) return it == m_all.end() ? Timing{} : Timing{it->second.timed, 0, 0};
+  if (it == m_all.end()) return {};
   const Background& b = it->second;
-  return {b.timed, b.early, 1e3 * static_cast<double>(b.early_us) / static_cast<double>(b.early)};
+  const double mean_ns = b.early == 0 ? 0 : 1e3 * static_cast<double>(b.early_us) / static_cast<double>(b.early);
+  return {b.timed, b.early, mean_ns};
 }
 
 std::pair<double, std::uint64_t> WaitPoints::share_in(SourceId input, std::uint32_t id, double lo_ns,

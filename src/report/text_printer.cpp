@@ -119,6 +119,11 @@ void print_values(std::string& out, const Finding& f) {
     out += fmt::format("    {:<11}{}; the delay above holds the most time ({})\n", "Also", others,
                        duration(f.member_time_ms));
   }
+}
+
+/// What the finding's details add under its values: the kind of line its stalls follow, the
+/// input's arrival stamps, a cause that fits as well, a modifier.
+void print_details(std::string& out, const Finding& f) {
   if (f.wait_point) {
     const Finding::WaitPoint& w = *f.wait_point;
     out += fmt::format(
@@ -325,6 +330,7 @@ void print_finding(std::string& out, const Finding& f, const Analysis& a, const 
   out += fmt::format("#{}  {}\n", f.rank, f.title);
   out += fmt::format("    {} · confidence {:.2f} · {}\n", f.likely ? "likely" : "possible", f.confidence, f.cause);
   print_values(out, f);
+  print_details(out, f);
   print_histogram(out, f, a, style.width);
   print_lattice_and_worst(out, f);
   print_timeline(out, f, style.width);

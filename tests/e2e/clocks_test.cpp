@@ -6,6 +6,7 @@
 
 #include "../test_random.hpp"
 #include "run_binary.hpp"
+#include "scan_json.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -17,9 +18,8 @@
 #include <string>
 #include <vector>
 
-using gapscan::testing::gapscan_command;
 using gapscan::testing::Random;
-using gapscan::testing::run_command;
+using gapscan::testing::scan_json;
 
 namespace {
 
@@ -99,12 +99,6 @@ void write_sequential_log(const std::string& path, bool stall) {
     emit("end status=200");
     t += 200'000 + static_cast<std::int64_t>(random.uniform() * 500);
   }
-}
-
-nlohmann::json scan_json(const std::string& args) {
-  const auto result = run_command(gapscan_command("--quiet --output json " + args));
-  REQUIRE(result.exit_code == 0);
-  return nlohmann::json::parse(result.out);
 }
 
 }  // namespace

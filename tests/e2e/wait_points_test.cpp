@@ -5,6 +5,7 @@
 
 #include "../test_random.hpp"
 #include "run_binary.hpp"
+#include "scan_json.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -19,6 +20,7 @@
 using gapscan::testing::gapscan_command;
 using gapscan::testing::Random;
 using gapscan::testing::run_command;
+using gapscan::testing::scan_json;
 
 namespace {
 
@@ -174,12 +176,6 @@ void write_report_log(const std::string& path, bool contention) {
   }
   std::sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) { return a.t < b.t; });
   for (const Line& line : lines) out << line.text << "\n";
-}
-
-nlohmann::json scan_json(const std::string& args) {
-  const auto result = run_command(gapscan_command("--quiet --output json " + args));
-  REQUIRE(result.exit_code == 0);
-  return nlohmann::json::parse(result.out);
 }
 
 }  // namespace

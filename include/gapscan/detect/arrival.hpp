@@ -32,19 +32,19 @@ struct StateCodec;
 
 /// What ArrivalTracker kept of one input.
 struct ArrivalSummary {
-  static constexpr std::size_t k_min_burst = 16;   ///< lines of a burst
-  static constexpr std::size_t k_examples = 3;     ///< bursts' ends kept, per level
-  static constexpr int k_levels = 2;               ///< tightness: 100 µs, 1 ms
-  static constexpr int k_bins = 8 * 40;            ///< 1/8-octave bins from 1 µs (WaitPoints::bin_of)
-  static constexpr int k_size_bins = 128;          ///< 4 per octave of a burst's lines
+  static constexpr std::size_t k_min_burst = 16;  ///< lines of a burst
+  static constexpr std::size_t k_examples = 3;    ///< bursts' ends kept, per level
+  static constexpr int k_levels = 2;              ///< tightness: 100 µs, 1 ms
+  static constexpr int k_bins = 8 * 40;           ///< 1/8-octave bins from 1 µs (WaitPoints::bin_of)
+  static constexpr int k_size_bins = 128;         ///< 4 per octave of a burst's lines
   static constexpr std::array<DurationNs, k_levels> k_tightness = {100'000, 1'000'000};
 
   struct Level {
-    std::uint64_t bursts = 0;       ///< of k_min_burst lines or more
-    std::uint64_t burst_lines = 0;  ///< lines in them
-    std::vector<std::uint64_t> sizes;      ///< k_size_bins: lines in bursts of 2^(b/4) to 2^((b+1)/4) lines
-    std::vector<std::uint32_t> lengths;    ///< k_bins: a burst's first to last line
-    std::vector<std::uint32_t> silences;   ///< k_bins: a burst's last line to the next line
+    std::uint64_t bursts = 0;                ///< of k_min_burst lines or more
+    std::uint64_t burst_lines = 0;           ///< lines in them
+    std::vector<std::uint64_t> sizes;        ///< k_size_bins: lines in bursts of 2^(b/4) to 2^((b+1)/4) lines
+    std::vector<std::uint32_t> lengths;      ///< k_bins: a burst's first to last line
+    std::vector<std::uint32_t> silences;     ///< k_bins: a burst's last line to the next line
     std::vector<stats::GapSample> examples;  ///< the silences after the first bursts, with their lines
   };
 
