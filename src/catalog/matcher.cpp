@@ -71,8 +71,8 @@
 // One cause, several delays (a busy handler's steps, a retry schedule, the waits of one lock):
 // the suspects a cause names become one, at the place of the best ranked, with its confidence
 // and tier; the delay it reports first is the one whose gaps hold the most wall time (what the
-// user feels), the others are listed (Suspect::other_delays). Stalls around trigger lines stay
-// apart: they are not a delay value.
+// user feels), the others are listed (Suspect::other_delays). Stalls around trigger lines and
+// slowdowns on the wall clock stay apart: they are not a delay value.
 
 #include <gapscan/catalog/matcher.hpp>
 #include <gapscan/core/prefilter.hpp>
@@ -227,6 +227,9 @@ FactShare fact_share(const detect::Finding& finding, std::string_view fact) {
     const std::size_t tested = finding.arrival->bursts ? finding.arrival->burst_count : finding.arrival->timed;
     if (tested >= k_fact_min_tested) return {1.0, tested};
   }
+  if (fact == "wall_clock" && finding.wall_clock && finding.wall_clock->cycles >= k_fact_min_tested)
+    return {static_cast<double>(finding.wall_clock->slower) / static_cast<double>(finding.wall_clock->cycles),
+            finding.wall_clock->cycles};
   return {};
 }
 
@@ -504,7 +507,7 @@ std::vector<Suspect> fold_same_cause(std::vector<Suspect> ranked) {
   std::map<const Cause*, std::size_t> group_of;
   for (std::size_t i = 0; i < ranked.size(); ++i) {
     const Suspect& suspect = ranked[i];
-    if (suspect.best.cause == nullptr || suspect.finding->trigger) {
+    if (suspect.best.cause == nullptr || suspect.finding->trigger || suspect.finding->wall_clock) {
       groups.push_back({i});
       continue;
     }

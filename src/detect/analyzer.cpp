@@ -443,6 +443,7 @@ void Analyzer::merge(Analyzer&& other) {
   m_triggers.merge(std::move(other.m_triggers));
   m_timelines.merge(other.m_timelines);
   m_wait_points.merge(std::move(other.m_wait_points));
+  m_wall_clock.merge(std::move(other.m_wall_clock));
   for (ArrivalSummary& arrival : other.m_arrivals) m_arrivals.push_back(std::move(arrival));
   for (RenewalHit& hit : other.m_renewals) {
     if (m_renewals.size() >= k_max_renewals) break;
@@ -525,6 +526,7 @@ void Analyzer::absorb(const stream::StreamWindow& window, stream::WindowWork& ba
       ++m_summary.pacing_windows;
       m_summary.pacing_gaps += series.gaps.size();
       m_triggers.add(window, series, work.trigger_lines);
+      m_wall_clock.add(window, series, true);
       if (work.scanned) absorb_scan(window, work);
       return;
     case Prepared::Kind::derived:
@@ -540,6 +542,7 @@ void Analyzer::absorb(const stream::StreamWindow& window, stream::WindowWork& ba
   m_pool.add(window, series);
   m_triggers.add(window, series, work.trigger_lines);
   m_wait_points.add(window, series);
+  m_wall_clock.add(window, series, false);
   if (!series.order.empty()) {
     m_first_time = std::min(m_first_time, window.entries[series.order.front()].time);
     m_last_time = std::max(m_last_time, window.entries[series.order.back()].time);
@@ -942,6 +945,7 @@ DetectionResult Analyzer::finish() {
   add_during(findings);
   mark_own_timers(findings);
   add_arrival_findings(findings);
+  add_wall_clock_findings(findings);
   result.findings = significant_ranked(std::move(findings), m_options.alpha);
   result.runs = ranked_runs();
   result.streams = ranked_streams();
@@ -950,6 +954,28 @@ DetectionResult Analyzer::finish() {
   attach_timelines(result.findings);
   result.summary = m_summary;
   return result;
+}
+
+void Analyzer::add_wall_clock_findings(std::vector<Finding>& findings) const {
+  // A slowdown at one place of every minute or hour: the period is the cycle (what the
+  // catalog's scheduled jobs are matched by), the values the extra time the slow window costs.
+  for (WallClockSlowdown& slowdown : m_wall_clock.finish(m_options.alpha)) {
+    Finding f;
+    f.centre_ns = f.lo_ns = f.hi_ns = slowdown.cycle_ns();
+    f.shape = Shape::periodic;
+    f.values = slowdown.series == WallClockSlowdown::Series::gaps ? ValueKind::gap : ValueKind::duration;
+    f.gaps = slowdown.values_in;
+    f.requests = slowdown.cycles;
+    const auto in = static_cast<double>(slowdown.values_in), out = static_cast<double>(slowdown.values_out);
+    f.member_time_ns = in * std::max(0.0, slowdown.inside_ns - slowdown.outside_ns);
+    f.requests_span_ns = in * slowdown.inside_ns + out * slowdown.outside_ns;
+    f.wall_share = f.requests_span_ns > 0 ? std::min(1.0, f.member_time_ns / f.requests_span_ns) : 0;
+    f.log10_p = f.log10_p_pooled = slowdown.log10_p;
+    f.samples = std::move(slowdown.examples);
+    slowdown.examples.clear();
+    f.wall_clock = std::move(slowdown);
+    findings.push_back(std::move(f));
+  }
 }
 
 void Analyzer::add_arrival_findings(std::vector<Finding>& findings) const {

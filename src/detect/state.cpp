@@ -430,7 +430,65 @@ struct StateCodec {
          Json::array({s.windows, s.keyed_windows, s.windows_scanned, s.derived_windows, s.derived_windows_scanned,
                       s.pacing_windows, s.pacing_gaps}),
          wait_points(a.m_wait_points), Json::array({a.m_first_time, a.m_last_time}),
-         list(a.m_arrivals, [&](const ArrivalSummary& r) { return arrival(r); })});
+         list(a.m_arrivals, [&](const ArrivalSummary& r) { return arrival(r); }), wall_clock(a.m_wall_clock)});
+  }
+  Json wall_clock(const WallClock& w) const {
+    Json parts = Json::array();
+    for (const WallClock::Part& p : w.m_parts) {
+      std::vector<std::uint64_t> keys;
+      for (const auto& [key, cells] : p.records) keys.push_back(key);
+      std::sort(keys.begin(), keys.end());
+      Json records = Json::array();
+      for (const std::uint64_t key : keys) {
+        const WallClock::Cells& cells = p.records.at(key);
+        Json bins = Json::array();
+        for (std::size_t b = 0; b < cells.n.size(); ++b)
+          if (cells.n[b] != 0) bins.push_back(Json::array({b, cells.n[b], cells.sum[b]}));
+        records.push_back(Json::array({key, bins}));
+      }
+      Json examples = Json::array();
+      for (std::size_t b = 0; b < p.examples.size(); ++b)
+        if (p.examples[b].gap > 0) examples.push_back(Json::array({b, sample(p.examples[b])}));
+      parts.push_back(Json::array({p.cycle_limit, records, examples}));
+    }
+    std::vector<std::uint32_t> ids;
+    for (const auto& [id, t] : w.m_lines) ids.push_back(id);
+    std::sort(ids.begin(), ids.end());
+    Json lines_ = Json::array();
+    for (const std::uint32_t id : ids) {
+      const WallClock::LineTemplate& t = w.m_lines.at(id);
+      Json bins = Json::array();
+      for (std::size_t f = 0; f < t.bins.size(); ++f)
+        for (std::size_t b = 0; b < t.bins[f].size(); ++b)
+          if (t.bins[f][b] != 0) bins.push_back(Json::array({f, b, t.bins[f][b]}));
+      lines_.push_back(Json::array({id, t.lines, bins, t.first_time, line(t.first)}));
+    }
+    return Json::array({w.m_folded, w.m_unfolded, parts, lines_});
+  }
+  void wall_clock(const Json& j, WallClock& w) const {
+    w.m_folded = j.at(0).get<std::uint64_t>();
+    w.m_unfolded = j.at(1).get<std::uint64_t>();
+    const Json& parts = j.at(2);
+    for (std::size_t i = 0; i < w.m_parts.size() && i < parts.size(); ++i) {
+      WallClock::Part& p = w.m_parts[i];
+      p.cycle_limit = parts.at(i).at(0).get<std::int64_t>();
+      for (const Json& r : parts.at(i).at(1)) {
+        WallClock::Cells& cells = p.records[r.at(0).get<std::uint64_t>()];
+        for (const Json& bin : r.at(1)) {
+          const auto b = bin.at(0).get<std::size_t>();
+          cells.n.at(b) += bin.at(1).get<std::uint32_t>();
+          cells.sum.at(b) += bin.at(2).get<float>();
+        }
+      }
+      for (const Json& e : parts.at(i).at(2)) p.examples.at(e.at(0).get<std::size_t>()) = sample(e.at(1));
+    }
+    for (const Json& l : j.at(3)) {
+      WallClock::LineTemplate& t = w.m_lines[l.at(0).get<std::uint32_t>()];
+      t.lines = l.at(1).get<std::uint64_t>();
+      for (const Json& bin : l.at(2)) t.bins.at(bin.at(0).get<std::size_t>()).at(bin.at(1).get<std::size_t>()) += bin.at(2).get<std::uint32_t>();
+      t.first_time = l.at(3).get<TimeNs>();
+      t.first = line(l.at(4));
+    }
   }
   Json wait_points(const WaitPoints& w) const {
     Json templates = Json::array();
@@ -536,6 +594,7 @@ struct StateCodec {
     a.m_last_time = j.at(17).at(1).get<TimeNs>();
     if (j.size() > 18)
       for (const Json& r : j.at(18)) a.m_arrivals.push_back(arrival(r));
+    if (j.size() > 19) wall_clock(j.at(19), a.m_wall_clock);
   }
   Json arrival(const ArrivalSummary& r) const {
     Json levels = Json::array();

@@ -80,6 +80,27 @@ void add_details(Finding& out, const detect::Finding& f, const RunResults& resul
     arrival.set_aside = d.set_aside;
     out.arrival = std::move(arrival);
   }
+  if (f.wall_clock) {
+    const detect::WallClockSlowdown& d = *f.wall_clock;
+    Finding::WallClock w;
+    w.series = std::string(detect::to_string(d.series));
+    w.fold = d.fold == detect::WallClockSlowdown::Fold::minute ? "minute" : "hour";
+    w.start = d.start;
+    w.width = d.width;
+    w.ratio = d.ratio;
+    w.inside_ms = d.inside_ns / 1e6;
+    w.outside_ms = d.outside_ns / 1e6;
+    w.values_in = d.values_in;
+    w.values_out = d.values_out;
+    w.cycles = d.cycles;
+    w.slower = d.slower;
+    w.t = d.t;
+    w.draws = d.draws;
+    w.beaten = d.beaten;
+    for (const detect::WallClockSlowdown::JobLine& job : d.job_lines)
+      w.job_lines.push_back({make_line(job.line, *results.sources), job.lines, job.aligned});
+    out.wall_clock = std::move(w);
+  }
   if (f.periodic) {
     const detect::PeriodicDetail& d = *f.periodic;
     out.periodic =

@@ -271,7 +271,18 @@ void suspect(std::string& out, const Finding& f, const Analysis& a) {
       html(percent(f.wall_share)), html(p_value(f.log10_p)));
   if (!f.summary.empty()) out += "<p>" + prose(f.summary) + "</p>\n";
   if (!f.implies.empty()) out += "<p><b>Implies</b> " + prose(f.implies) + "</p>\n";
-  if (f.values == "gaps") {
+  if (f.wall_clock) {
+    const Finding::WallClock& w = *f.wall_clock;
+    out += fmt::format(
+        "<p><b>Slowdown</b> {} (UTC): {} times as long there (geometric mean {} against {}), slower there in {} of "
+        "{} {}s</p>\n",
+        html(clock_place(w.fold, w.start, w.width)), fmt::format("{:.2f}", w.ratio), html(duration(w.inside_ms)),
+        html(duration(w.outside_ms)), html(count(w.slower)), html(count(w.cycles)), html(w.fold));
+    for (const Finding::WallClock::JobLine& job : w.job_lines)
+      out += fmt::format("<p><b>Job</b> <code>{}</code> {} ({} of its {} lines at or just before then)</p>\n",
+                         html(job.line.where), html(job.line.text), html(count(job.aligned)), html(count(job.lines)));
+  }
+  if (f.values == "gaps" && !f.wall_clock) {
     const std::string plot = histogram_svg(a.gap_histogram, &f);
     if (!plot.empty()) {
       out += "<figure>" + plot +

@@ -201,6 +201,30 @@ void add_evidence(Json& j, const Finding& f) {
                                   {"early", f.arrival->early},
                                   {"set_aside", f.arrival->set_aside}}
                            : Json();
+  if (f.wall_clock) {
+    const Finding::WallClock& w = *f.wall_clock;
+    Json jobs = Json::array();
+    for (const Finding::WallClock::JobLine& job : w.job_lines)
+      jobs.push_back(
+          Json{{"where", job.line.where}, {"text", job.line.text}, {"lines", job.lines}, {"aligned", job.aligned}});
+    j["wall_clock"] = Json{{"series", w.series},
+                           {"fold", w.fold},
+                           {"start", w.start},
+                           {"width", w.width},
+                           {"ratio", round_to(w.ratio, 4)},
+                           {"inside_ms", round_to(w.inside_ms, 4)},
+                           {"outside_ms", round_to(w.outside_ms, 4)},
+                           {"values_in", w.values_in},
+                           {"values_out", w.values_out},
+                           {"cycles", w.cycles},
+                           {"slower", w.slower},
+                           {"t", round_to(w.t, 3)},
+                           {"draws", w.draws},
+                           {"beaten", w.beaten},
+                           {"job_lines", std::move(jobs)}};
+  } else {
+    j["wall_clock"] = Json();
+  }
   j["ambiguous_with"] =
       f.ambiguous_with.empty()
           ? Json()

@@ -65,7 +65,7 @@ std::string lines_of(const GapExample& example) {
 }
 
 std::string kind_of(const Finding& f) {
-  return f.periodic ? "period" : f.trigger ? "stalls" : f.values == "durations" ? "durations" : "gaps";
+  return f.periodic || f.wall_clock ? "period" : f.trigger ? "stalls" : f.values == "durations" ? "durations" : "gaps";
 }
 
 void profile(std::string& out, const Report& report) {
@@ -113,12 +113,22 @@ void suspect(std::string& out, const Finding& f, const std::vector<std::uint64_t
         "- So the stamps of {} are when its lines arrived, not when they were written{}\n", code(a.input),
         a.set_aside > 0 ? fmt::format(" ({} other findings of it set aside)", count(a.set_aside)) : std::string());
   }
+  if (f.wall_clock) {
+    const Finding::WallClock& w = *f.wall_clock;
+    out += fmt::format("- Slowdown: {} (UTC), {} times as long there (geometric mean {} against {}), slower there in "
+                       "{} of {} {}s\n",
+                       clock_place(w.fold, w.start, w.width), fmt::format("{:.2f}", w.ratio), duration(w.inside_ms),
+                       duration(w.outside_ms), count(w.slower), count(w.cycles), w.fold);
+    for (const Finding::WallClock::JobLine& job : w.job_lines)
+      out += fmt::format("- Job: {} at {} ({} of its {} lines at or just before then)\n", code(job.line.text),
+                         code(job.line.where), count(job.aligned), count(job.lines));
+  }
   for (const EvidenceResult& e : f.evidence) {
     out += fmt::format("- {} {} ({}): {} of {} — {}\n", e.weight < 0 ? "Counter-evidence" : "Evidence", code(e.pattern),
                        e.scope, count(e.hits), count(e.samples), inline_text(e.meaning));
   }
   out += "\n";
-  if (f.values != "durations") {
+  if (f.values != "durations" && !f.wall_clock) {
     const auto picture =
         histogram_lines(histogram, f.interval_lo_ms, f.interval_hi_ms, 60, f.delay_window_lo_ms, f.delay_window_hi_ms);
     if (picture.size() == 3) {

@@ -10,6 +10,11 @@
 namespace gapscan::report {
 namespace {
 
+/// What a wall-clock slowdown's values are, in words.
+std::string_view wall_clock_values(std::string_view series) {
+  return series == "requests" ? "requests" : series == "gaps" ? "the gaps between a request's lines" : "the durations the lines log";
+}
+
 void list(std::string& out, std::string_view heading, const std::vector<std::string>& items) {
   if (items.empty()) return;
   out += fmt::format("    {:<11}", heading);
@@ -42,7 +47,20 @@ void print_explain(std::string& out, const Finding& f) {
 
 /// What the finding is: its period, stalls, durations or gap band, and where it was seen.
 void print_values(std::string& out, const Finding& f) {
-  if (f.periodic && f.periodic->renewal) {
+  if (f.wall_clock) {
+    const Finding::WallClock& w = *f.wall_clock;
+    out += fmt::format("    {:<11}{} (UTC): {} there are {:.2f} times as long (geometric mean {}, against {} at other "
+                       "moments)\n",
+                       "Slowdown", clock_place(w.fold, w.start, w.width), wall_clock_values(w.series), w.ratio,
+                       duration(w.inside_ms), duration(w.outside_ms));
+    out += fmt::format("    {:<11}slower there in {} of {} {}s; {} of {} values fall there; {} of their time is the "
+                       "slowdown's (PERIODIC, on the wall clock)\n",
+                       "Seen", count(w.slower), count(w.cycles), w.fold, count(w.values_in),
+                       count(w.values_in + w.values_out), percent(f.wall_share));
+    for (const Finding::WallClock::JobLine& job : w.job_lines)
+      out += fmt::format("    {:<11}{}  {}: {} of its {} lines at or just before then\n", "Job", job.line.where,
+                         job.line.text.substr(0, 120), count(job.aligned), count(job.lines));
+  } else if (f.periodic && f.periodic->renewal) {
     const Finding::Periodic& p = *f.periodic;
     out += fmt::format("    {:<11}{} (a loop: its lines recur every {} ± {}, with no fixed phase)\n", "Period",
                        duration(f.interval_ms), duration(f.interval_ms), duration(p.jitter_ms));
@@ -194,7 +212,12 @@ void print_strength(std::string& out, const Finding& f) {
   if (f.log10_p_per_request < 0)
     strength += p_value(f.log10_p_per_request) +
                 fmt::format(" in the requests' own tests ({} of {})", count(f.requests_detected), count(f.requests));
-  if (f.log10_p_pooled < 0 && f.trigger)
+  if (f.wall_clock)
+    strength += p_value(f.log10_p) +
+                fmt::format(" that the {0}s are slower there than at their other moments (t test of the {0}s, every "
+                            "window of the {0} tried); {1} of {2} draws with each {0} turned by its own offset did as well",
+                            f.wall_clock->fold, count(f.wall_clock->beaten), count(f.wall_clock->draws));
+  else if (f.log10_p_pooled < 0 && f.trigger)
     strength += p_value(f.log10_p_pooled) +
                 fmt::format(" that other streams stall around these lines more than at {} moments spread over the log",
                             count(f.trigger->null_draws));
@@ -228,8 +251,10 @@ void print_evidence(std::string& out, const Finding& f) {
   for (const EvidenceResult& e : f.evidence) {
     if (e.hits == 0) continue;
     const bool against = e.weight < 0;
-    const std::string seen = e.scope == "file"   ? std::string("seen in the log")
-                             : e.scope == "fact" ? fmt::format("{} of {} stalls", e.hits, e.samples)
+    const std::string seen = e.scope == "file" ? std::string("seen in the log")
+                             : e.scope == "fact"
+                                 ? fmt::format("{} of {} {}", e.hits, e.samples,
+                                               f.wall_clock ? f.wall_clock->fold + "s" : std::string("stalls"))
                                                  : fmt::format("{} of {} example gaps", e.hits, e.samples);
     out += fmt::format("    {:<11}{}: {}\n", against ? (first_against ? "Against" : "") : (first ? "Evidence" : ""),
                        e.meaning, seen);
@@ -259,6 +284,13 @@ void print_evidence(std::string& out, const Finding& f) {
 void print_typical(std::string& out, const Finding& f) {
   for (std::size_t i = 0; i < f.examples.size() && i < 1; ++i) {
     const GapExample& example = f.examples[i];
+    if (f.wall_clock) {
+      out += fmt::format("    Slowest there ({}{}):\n", duration(example.gap_ms),
+                         example.request.empty() ? "" : ", request " + example.request);
+      for (const LineRef& line : example.before) out += fmt::format("      {}  {}\n", line.where, line.text);
+      out += fmt::format("      {}  {}\n", example.after.where, example.after.text);
+      continue;
+    }
     if (f.values == "durations") {
       out += fmt::format("    Typical line (logs {}):\n", duration(example.gap_ms));
       out += fmt::format("      {}  {}\n", example.after.where, example.after.text);
@@ -290,7 +322,7 @@ void print_actions(std::string& out, const Finding& f, bool explain) {
 
 /// The gaps of all requests on a log axis, the suspect's interval marked under them.
 void print_histogram(std::string& out, const Finding& f, const Analysis& a, std::size_t width) {
-  if (f.values == "durations") return;  // the picture is of gaps, not of logged durations
+  if (f.values == "durations" || f.wall_clock) return;  // the picture is of gaps, not of durations or a clock
   // 15 columns of indent and label, about 25 for the interval after the marks.
   const std::size_t columns = std::clamp<std::size_t>(width > 40 ? width - 40 : 16, 16, 124);
   const auto lines = histogram_lines(a.gap_histogram, f.interval_lo_ms, f.interval_hi_ms, columns, f.delay_window_lo_ms,

@@ -170,4 +170,17 @@ std::vector<std::string> timeline_lines(const Timeline& timeline, std::size_t wi
   return {line_row, stall_row, axis};
 }
 
+std::string clock_place(std::string_view fold, int start, int width) {
+  const bool minute = fold == "minute";
+  const std::string_view unit = minute ? "second" : "minute";
+  const std::string_view every = minute ? "minute" : "hour";
+  constexpr int k_bins = 60;
+  const int end = start + width - 1;
+  if (width <= 1) return fmt::format("{} {} of every {}", unit, start, every);
+  if (end < k_bins) return fmt::format("{}s {}–{} of every {}", unit, start, end, every);
+  const int wrapped = end - k_bins;
+  return fmt::format("{}s {}–{} and {} of every {}", unit, start, k_bins - 1,
+                     wrapped == 0 ? std::string("0") : fmt::format("0–{}", wrapped), every);
+}
+
 }  // namespace gapscan::report

@@ -45,7 +45,9 @@ enum class EvidenceScope { before, after, around, request, file, fact };
 ///   arrival_stamps  the input's stamps are arrival times, not when the lines were written: its
 ///               lines came in bursts (dozens within 0.1 ms, then silence), or its request lines
 ///               were stamped sooner than the durations they log allow (detect/arrival.hpp)
-inline constexpr std::array<std::string_view, 2> k_facts = {"all_silent", "arrival_stamps"};
+///   wall_clock  the finding is a slowdown at one place of every minute or hour, in the share of
+///               the cycles tested that were slower there (detect/wall_clock.hpp)
+inline constexpr std::array<std::string_view, 3> k_facts = {"all_silent", "arrival_stamps", "wall_clock"};
 
 std::string_view to_string(EvidenceScope scope);
 

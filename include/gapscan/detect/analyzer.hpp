@@ -210,6 +210,8 @@ class Analyzer {
   /// Inputs whose stamps are arrival times (bursts, or durations the lines log that their stamps
   /// contradict): a finding of each, and the other gap findings of those inputs set aside.
   void add_arrival_findings(std::vector<Finding>& findings) const;
+  /// Slowdowns at one place of every minute or hour (WallClock), as findings.
+  void add_wall_clock_findings(std::vector<Finding>& findings) const;
   std::vector<Finding> trigger_findings();
   std::vector<Finding> renewal_findings();
   /// The wait points: each joins the gap finding at its delay (which then says where it sits), or
@@ -262,6 +264,7 @@ class Analyzer {
   TriggerAligner m_triggers;
   TimelineKeeper m_timelines;
   WaitPoints m_wait_points;
+  WallClock m_wall_clock;
   std::vector<ArrivalSummary> m_arrivals;  ///< per input read, in the order read
   TimeNs m_first_time = INT64_MAX;         ///< the earliest and latest line of the requests analysed
   TimeNs m_last_time = INT64_MIN;

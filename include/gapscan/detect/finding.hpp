@@ -7,6 +7,7 @@
 #include <gapscan/detect/renewal.hpp>
 #include <gapscan/detect/timeline.hpp>
 #include <gapscan/detect/triggers.hpp>
+#include <gapscan/detect/wall_clock.hpp>
 #include <gapscan/stats/gap_pool.hpp>
 
 #include <cstdint>
@@ -149,6 +150,8 @@ struct Finding {
   /// waits (then the cause that reads them names it).
   bool own_timer = false;
   std::optional<ArrivalDetail> arrival;  ///< set for a finding that an input's stamps are arrival times
+  /// Set for a slowdown at one place of every minute or hour (its examples are in `samples`).
+  std::optional<WallClockSlowdown> wall_clock;
 
   double log10_p = 0;                   ///< significance used for ranking: min of the two below
   double log10_p_per_request = 0;       ///< best per-request p, Bonferroni-corrected over requests (0 if none)

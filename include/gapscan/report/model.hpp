@@ -220,6 +220,26 @@ struct Finding {
     std::uint64_t set_aside = 0;
   };
   std::optional<Arrival> arrival;
+  /// A slowdown at one place of every minute or hour (detect::WallClockSlowdown): "durations in
+  /// seconds 0–4 of every minute are 1.6 times as long, in 52 of 60 minutes".
+  struct WallClock {
+    std::string series;  ///< durations, requests or gaps
+    std::string fold;    ///< minute or hour
+    int start = 0;       ///< first bin: second of the minute, minute of the hour
+    int width = 0;       ///< bins
+    double ratio = 0;
+    double inside_ms = 0, outside_ms = 0;  ///< geometric means
+    std::uint64_t values_in = 0, values_out = 0;
+    std::uint64_t cycles = 0, slower = 0;
+    double t = 0;
+    std::uint64_t draws = 0, beaten = 0;
+    struct JobLine {
+      LineRef line;
+      std::uint64_t lines = 0, aligned = 0;
+    };
+    std::vector<JobLine> job_lines;
+  };
+  std::optional<WallClock> wall_clock;
   /// Another cause that fits the delay as well while no line tells them apart (a SYN retransmission
   /// or a data RTO at 1.02 s): the report names both. Empty when the lines decide.
   std::string ambiguous_with;

@@ -29,6 +29,10 @@ std::string p_value(double log10_p);
 std::vector<std::string> histogram_lines(const std::vector<std::uint64_t>& counts, double lo_ms, double hi_ms,
                                          std::size_t width, double window_lo_ms = 0, double window_hi_ms = 0);
 
+/// Where a wall-clock window sits: "seconds 0–4 of every minute", "minute 17 of every hour",
+/// "seconds 58–59 and 0–2 of every minute" (`fold`: minute or hour; bins of a second or a minute).
+std::string clock_place(std::string_view fold, int start, int width);
+
 struct Timeline;
 
 /// A picture of a timeline in at most `width` columns, as three lines: the lines (a column shows
