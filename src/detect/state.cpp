@@ -423,14 +423,27 @@ struct StateCodec {
     for (const Analyzer::RenewalHit& r : a.m_renewals)
       renewals.push_back(Json::array({renewal(r.renewal), r.stream, samples(r.samples)}));
     const DetectionSummary& s = a.m_summary;
-    return Json::array(
-        {pool(a.m_pool), runs(a.m_runs), list(a.m_streams, [&](const StreamDetections& d) { return detections(d); }),
-         cells, a.m_long_streams_tested, stalls, a.m_stall_threshold, examples, a.m_example_threshold, lattice,
-         a.m_lattice_threshold, triggers(a.m_triggers), timelines(a.m_timelines), renewals, a.m_renewal_tested,
-         Json::array({s.windows, s.keyed_windows, s.windows_scanned, s.derived_windows, s.derived_windows_scanned,
-                      s.pacing_windows, s.pacing_gaps}),
-         wait_points(a.m_wait_points), Json::array({a.m_first_time, a.m_last_time}),
-         list(a.m_arrivals, [&](const ArrivalSummary& r) { return arrival(r); }), wall_clock(a.m_wall_clock)});
+    return Json::array({pool(a.m_pool),
+                        runs(a.m_runs),
+                        list(a.m_streams, [&](const StreamDetections& d) { return detections(d); }),
+                        cells,
+                        a.m_long_streams_tested,
+                        stalls,
+                        a.m_stall_threshold,
+                        examples,
+                        a.m_example_threshold,
+                        lattice,
+                        a.m_lattice_threshold,
+                        triggers(a.m_triggers),
+                        timelines(a.m_timelines),
+                        renewals,
+                        a.m_renewal_tested,
+                        Json::array({s.windows, s.keyed_windows, s.windows_scanned, s.derived_windows,
+                                     s.derived_windows_scanned, s.pacing_windows, s.pacing_gaps}),
+                        wait_points(a.m_wait_points),
+                        Json::array({a.m_first_time, a.m_last_time}),
+                        list(a.m_arrivals, [&](const ArrivalSummary& r) { return arrival(r); }),
+                        wall_clock(a.m_wall_clock)});
   }
   Json wall_clock(const WallClock& w) const {
     Json parts = Json::array();
@@ -443,7 +456,7 @@ struct StateCodec {
         const WallClock::Cells& cells = p.records.at(key);
         Json bins = Json::array();
         for (std::size_t b = 0; b < cells.n.size(); ++b)
-          if (cells.n[b] != 0) bins.push_back(Json::array({b, cells.n[b], cells.sum[b]}));
+          if (cells.n[b] != 0) bins.push_back(Json::array({b, cells.n[b], cells.sum[b], cells.squares[b]}));
         records.push_back(Json::array({key, bins}));
       }
       Json examples = Json::array();
@@ -478,6 +491,7 @@ struct StateCodec {
           const auto b = bin.at(0).get<std::size_t>();
           cells.n.at(b) += bin.at(1).get<std::uint32_t>();
           cells.sum.at(b) += bin.at(2).get<float>();
+          cells.squares.at(b) += bin.at(3).get<float>();
         }
       }
       for (const Json& e : parts.at(i).at(2)) p.examples.at(e.at(0).get<std::size_t>()) = sample(e.at(1));
@@ -485,7 +499,8 @@ struct StateCodec {
     for (const Json& l : j.at(3)) {
       WallClock::LineTemplate& t = w.m_lines[l.at(0).get<std::uint32_t>()];
       t.lines = l.at(1).get<std::uint64_t>();
-      for (const Json& bin : l.at(2)) t.bins.at(bin.at(0).get<std::size_t>()).at(bin.at(1).get<std::size_t>()) += bin.at(2).get<std::uint32_t>();
+      for (const Json& bin : l.at(2))
+        t.bins.at(bin.at(0).get<std::size_t>()).at(bin.at(1).get<std::size_t>()) += bin.at(2).get<std::uint32_t>();
       t.first_time = l.at(3).get<TimeNs>();
       t.first = line(l.at(4));
     }

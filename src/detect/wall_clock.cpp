@@ -11,10 +11,11 @@ namespace {
 
 constexpr std::array<int, 10> k_widths = {1, 2, 3, 4, 5, 6, 8, 10, 12, 15};
 constexpr int k_windows = WallClockSlowdown::k_bins * static_cast<int>(k_widths.size());
-constexpr double k_min_ratio = 1.2;     // inside over outside, geometric means
-constexpr double k_min_slower = 0.7;    // of the cycles
-constexpr std::size_t k_draws = 199;    // of the turned-cycles null
-constexpr std::size_t k_max_beaten = 1;  // draws at or above the observed best: p <= 2 / 200
+constexpr double k_min_ratio = 1.2;                          // inside over outside, geometric means
+constexpr double k_min_slower = 0.7;                         // of the cycles
+constexpr std::size_t k_min_draws = 199, k_max_draws = 999;  // of the turned-cycles null
+constexpr double k_min_variance = 1e-4;                      // of ln value within a cycle's sides (1 %)
+constexpr std::size_t k_max_beaten = 1;                      // draws at or above the observed best: p <= 2 / 200
 constexpr std::size_t k_examples = 8;
 constexpr double k_job_share = 0.6;  // of a template's lines in the window or the bin before it
 
@@ -45,48 +46,74 @@ struct Window {
 Window window_of(int index) {
   return {index % WallClock::k_bins, k_widths[static_cast<std::size_t>(index / WallClock::k_bins)]};
 }
-bool inside(int bin, int start, int width) {
-  return (bin - start + WallClock::k_bins) % WallClock::k_bins < width;
-}
+bool inside(int bin, int start, int width) { return (bin - start + WallClock::k_bins) % WallClock::k_bins < width; }
 
-/// Per window, what the cycles' contrasts add up to; the score is the t of the contrasts when
-/// the window passes the ratio, share and cycle floors, else -inf.
+/// One cycle's contrast in one window: the kinds' weighted mean of (mean ln inside − mean ln
+/// outside), and its variance (their pooled variance of ln value within the two sides over the
+/// sum of weights); `d` is NaN where no kind has values on both sides.
+struct Contrast {
+  float d = std::numeric_limits<float>::quiet_NaN();
+  float v = 0;
+};
+
+/// Per window, the cycles' contrasts as one random-effects mean (DerSimonian-Laird): each
+/// cycle's variance plus tau², the spread of the cycles beyond what their own values explain
+/// (a slow spell in one minute, load that changes from minute to minute). Two passes: add(), then
+/// settle(), then add_again() with the same contrasts.
 struct Tally {
-  std::array<double, k_windows> sum{}, squares{};
+  std::array<double, k_windows> w{}, wd{}, wd2{}, w2{}, tau2{}, rw{}, rwd{};
   std::array<std::uint32_t, k_windows> count{}, slower{};
-  void add(int w, float d) {
-    const auto i = static_cast<std::size_t>(w);
-    sum[i] += d;
-    squares[i] += static_cast<double>(d) * d;
-    ++count[i];
-    slower[i] += d > 0 ? 1 : 0;
+  void add(int i, const Contrast& c) {
+    const auto j = static_cast<std::size_t>(i);
+    const double u = 1 / static_cast<double>(c.v), d = c.d;
+    w[j] += u;
+    wd[j] += u * d;
+    wd2[j] += u * d * d;
+    w2[j] += u * u;
+    ++count[j];
+    slower[j] += d > 0 ? 1 : 0;
   }
-  double t(int w) const {
-    const auto i = static_cast<std::size_t>(w);
-    const double k = count[i];
-    if (k < 2) return 0;
-    const double mean = sum[i] / k;
-    const double var = std::max(0.0, (squares[i] - k * mean * mean) / (k - 1));
-    return var > 0 ? mean / std::sqrt(var / k) : (mean > 0 ? 1e9 : 0);
+  void settle() {
+    for (std::size_t j = 0; j < tau2.size(); ++j) {
+      if (count[j] < 2 || w[j] <= 0) continue;
+      const double q = wd2[j] - wd[j] * wd[j] / w[j];
+      const double c = w[j] - w2[j] / w[j];
+      tau2[j] = c > 0 ? std::max(0.0, (q - (count[j] - 1)) / c) : 0;
+    }
   }
-  double score(int w, std::size_t floor_cycles) const {
-    const auto i = static_cast<std::size_t>(w);
-    if (count[i] < floor_cycles) return -std::numeric_limits<double>::infinity();
-    const double mean = sum[i] / count[i];
-    if (mean < std::log(k_min_ratio) || slower[i] < k_min_slower * count[i])
+  void add_again(int i, const Contrast& c) {
+    const auto j = static_cast<std::size_t>(i);
+    const double u = 1 / (static_cast<double>(c.v) + tau2[j]);
+    rw[j] += u;
+    rwd[j] += u * c.d;
+  }
+  double mean(int i) const {
+    const auto j = static_cast<std::size_t>(i);
+    return rw[j] > 0 ? rwd[j] / rw[j] : 0;
+  }
+  double z(int i) const { return mean(i) * std::sqrt(rw[static_cast<std::size_t>(i)]); }
+  double score(int i, std::size_t floor_cycles) const {
+    const auto j = static_cast<std::size_t>(i);
+    if (count[j] < floor_cycles || mean(i) < std::log(k_min_ratio) || slower[j] < k_min_slower * count[j])
       return -std::numeric_limits<double>::infinity();
-    return t(w);
+    return z(i);
   }
   std::pair<int, double> best(std::size_t floor_cycles) const {
     int at = -1;
     double top = -std::numeric_limits<double>::infinity();
-    for (int w = 0; w < k_windows; ++w) {
-      const double s = score(w, floor_cycles);
-      if (s > top) top = s, at = w;
+    for (int i = 0; i < k_windows; ++i) {
+      const double s = score(i, floor_cycles);
+      if (s > top) top = s, at = i;
     }
     return {at, top};
   }
 };
+
+/// log10 of the normal distribution's upper tail at z.
+double log10_normal_tail(double z) {
+  if (z < 30) return std::log10(std::max(0.5 * std::erfc(z / std::sqrt(2.0)), 1e-300));
+  return -(z * z / 2 + std::log(z * std::sqrt(2 * 3.14159265358979323846))) / std::log(10.0);
+}
 
 /// The kind of a request or a gap: the templates of its first and last lines (of the lines before
 /// and after it): one operation, whatever else runs at that moment.
@@ -111,7 +138,7 @@ std::string_view to_string(WallClockSlowdown::Series series) {
 template <typename Example>
 void WallClock::fold(Series series, TimeNs at, double value_ns, std::uint32_t kind, Example&& example) {
   if (!(value_ns > 0)) return;
-  const float ln = std::log(static_cast<float>(value_ns));
+  const float ln = std::log(static_cast<float>(value_ns / 1e6));  // of ms: squares stay small
   for (const Fold f : {Fold::minute, Fold::hour}) {
     const DurationNs cycle = cycle_length(f);
     if (value_ns > static_cast<double>(cycle) / 10) {
@@ -127,6 +154,7 @@ void WallClock::fold(Series series, TimeNs at, double value_ns, std::uint32_t ki
     Cells& cells = p.records[key_of(index, kind)];
     ++cells.n[static_cast<std::size_t>(bin)];
     cells.sum[static_cast<std::size_t>(bin)] += ln;
+    cells.squares[static_cast<std::size_t>(bin)] += ln * ln;
     ++m_folded;
     stats::GapSample& kept = p.examples[static_cast<std::size_t>(bin)];
     if (static_cast<double>(kept.gap) < value_ns) kept = example(static_cast<DurationNs>(value_ns));
@@ -172,15 +200,14 @@ void WallClock::add(const stream::StreamWindow& window, const stats::GapSeries& 
   for (const stream::Entry& entry : window.entries) {
     if (entry.duration_us == stream::Entry::k_no_duration || entry.duration_us == 0) continue;
     const double value = 1e3 * static_cast<double>(entry.duration_us);
-    fold(Series::durations, entry.time - static_cast<TimeNs>(value / 2), value, entry.template_id,
-         [&](DurationNs v) {
-           stats::GapSample s;
-           s.gap = v;
-           s.end = entry.time;
-           s.stream = stream;
-           s.after = stats::evidence_line(window, entry);
-           return s;
-         });
+    fold(Series::durations, entry.time - static_cast<TimeNs>(value / 2), value, entry.template_id, [&](DurationNs v) {
+      stats::GapSample s;
+      s.gap = v;
+      s.end = entry.time;
+      s.stream = stream;
+      s.after = stats::evidence_line(window, entry);
+      return s;
+    });
   }
   const bool keyed = !window.key.empty();
   if (keyed && !pacing && series.order.size() >= 2) {
@@ -210,7 +237,8 @@ void WallClock::add(const stream::StreamWindow& window, const stats::GapSeries& 
   }
   // Lines outside requests: of a whole-input stream, of a stream of three lines or fewer (a job's
   // own pid), of a sparse stream (a scheduler's thread: a line every 10 s or less often).
-  const auto span = static_cast<double>(window.entries[series.order.back()].time - window.entries[series.order.front()].time);
+  const auto span =
+      static_cast<double>(window.entries[series.order.back()].time - window.entries[series.order.front()].time);
   const bool sparse = span >= 10e9 * static_cast<double>(window.entries.size() - 1);
   if (pacing) {  // its lines are finished requests, but for those that log no duration
     for (const stream::Entry& entry : window.entries)
@@ -242,6 +270,7 @@ void WallClock::merge(WallClock&& other) {
       for (int b = 0; b < k_bins; ++b) {
         to.n[static_cast<std::size_t>(b)] += cells.n[static_cast<std::size_t>(b)];
         to.sum[static_cast<std::size_t>(b)] += cells.sum[static_cast<std::size_t>(b)];
+        to.squares[static_cast<std::size_t>(b)] += cells.squares[static_cast<std::size_t>(b)];
       }
     }
     // Records past a limit set by the other's bound go too.
@@ -300,46 +329,52 @@ std::optional<WallClockSlowdown> WallClock::test(Series series, Fold fold, doubl
   std::map<std::int64_t, std::vector<const Cells*>> cycles;
   for (const auto& [key, cells] : p.records) cycles[cycle_of(key)].push_back(&cells);
   if (cycles.size() < min_cycles(fold)) return std::nullopt;
-  // Each cycle's contrast in every window (NaN where no kind has values on both sides).
+  // Each cycle's contrast in every window.
   const std::size_t n_cycles = cycles.size();
-  std::vector<float> contrast(n_cycles * k_windows, std::numeric_limits<float>::quiet_NaN());
+  std::vector<Contrast> contrast(n_cycles * k_windows);
   {
     std::size_t c = 0;
-    std::array<double, k_windows> weighted{}, weights{};
+    std::array<double, k_windows> weighted{}, weights{}, within{}, dof{};
     for (const auto& [index, records] : cycles) {
       weighted.fill(0);
       weights.fill(0);
+      within.fill(0);
+      dof.fill(0);
       for (const Cells* cells : records) {
-        std::array<double, k_bins + 1> n{}, sum{};
+        std::array<double, k_bins + 1> n{}, sum{}, sq{};
         for (int b = 0; b < k_bins; ++b) {
           const auto i = static_cast<std::size_t>(b);
           n[i + 1] = n[i] + cells->n[i];
           sum[i + 1] = sum[i] + cells->sum[i];
+          sq[i + 1] = sq[i] + cells->squares[i];
         }
-        const double total_n = n[k_bins], total_sum = sum[k_bins];
+        const double total_n = n[k_bins], total_sum = sum[k_bins], total_sq = sq[k_bins];
         if (total_n < 3) continue;
         for (int w = 0; w < k_windows; ++w) {
           const auto [start, width] = window_of(w);
           const auto a = static_cast<std::size_t>(start);
           const auto e = static_cast<std::size_t>(start + width);
-          double in_n, in_sum;
-          if (e <= k_bins) {
-            in_n = n[e] - n[a];
-            in_sum = sum[e] - sum[a];
-          } else {
-            in_n = total_n - n[a] + n[e - k_bins];
-            in_sum = total_sum - sum[a] + sum[e - k_bins];
-          }
-          const double out_n = total_n - in_n;
+          const auto part_of = [&](const std::array<double, k_bins + 1>& x) {
+            return e <= k_bins ? x[e] - x[a] : x[k_bins] - x[a] + x[e - k_bins];
+          };
+          const double in_n = part_of(n), out_n = total_n - in_n;
           if (in_n < 1 || out_n < 2) continue;
+          const double in_sum = part_of(sum), out_sum = total_sum - in_sum;
+          const double in_sq = part_of(sq), out_sq = total_sq - in_sq;
           const double h = in_n * out_n / total_n;
-          weighted[static_cast<std::size_t>(w)] += h * (in_sum / in_n - (total_sum - in_sum) / out_n);
-          weights[static_cast<std::size_t>(w)] += h;
+          const auto i = static_cast<std::size_t>(w);
+          weighted[i] += h * (in_sum / in_n - out_sum / out_n);
+          weights[i] += h;
+          within[i] +=
+              std::max(0.0, in_sq - in_sum * in_sum / in_n) + std::max(0.0, out_sq - out_sum * out_sum / out_n);
+          dof[i] += total_n - 2;
         }
       }
-      for (int w = 0; w < k_windows; ++w) {
-        const auto i = static_cast<std::size_t>(w);
-        if (weights[i] > 0) contrast[c * k_windows + i] = static_cast<float>(weighted[i] / weights[i]);
+      for (std::size_t i = 0; i < static_cast<std::size_t>(k_windows); ++i) {
+        if (weights[i] <= 0 || dof[i] <= 0) continue;
+        const double variance = std::max(within[i] / dof[i], k_min_variance);
+        contrast[c * k_windows + i] = {static_cast<float>(weighted[i] / weights[i]),
+                                       static_cast<float>(variance / weights[i])};
       }
       ++c;
     }
@@ -347,29 +382,36 @@ std::optional<WallClockSlowdown> WallClock::test(Series series, Fold fold, doubl
   const std::size_t floor_cycles = min_cycles(fold);
   const auto tally = [&](const std::vector<int>* turns) {
     Tally t;
-    for (std::size_t c = 0; c < n_cycles; ++c) {
-      const float* row = &contrast[c * k_windows];
-      const int turn = turns != nullptr ? (*turns)[c] : 0;
-      for (int w = 0; w < k_windows; ++w) {
-        const auto [start, width] = window_of(w);
-        const int from = (start - turn + k_bins) % k_bins + (w / k_bins) * k_bins;
-        const float d = row[from];
-        if (!std::isnan(d)) t.add(w, d);
+    for (const bool again : {false, true}) {
+      for (std::size_t c = 0; c < n_cycles; ++c) {
+        const Contrast* row = &contrast[c * k_windows];
+        const int turn = turns != nullptr ? (*turns)[c] : 0;
+        for (int w = 0; w < k_windows; ++w) {
+          const int start = w % k_bins;
+          const Contrast& x = row[(start - turn + k_bins) % k_bins + (w - start)];
+          if (std::isnan(x.d)) continue;
+          if (again)
+            t.add_again(w, x);
+          else
+            t.add(w, x);
+        }
       }
+      if (!again) t.settle();
     }
     return t;
   };
   const Tally observed = tally(nullptr);
   const auto [at, top] = observed.best(floor_cycles);
   if (at < 0) return std::nullopt;
-  const double dof = static_cast<double>(observed.count[static_cast<std::size_t>(at)]) - 1;
-  const double tail = student_t_upper_tail(top, dof);
-  const double log10_p = std::min(0.0, std::max(-300.0, std::log10(std::max(tail, 1e-300))) + log10_tests);
+  const double log10_p = std::min(0.0, std::max(-300.0, log10_normal_tail(top)) + log10_tests);
   if (log10_p > std::log10(alpha)) return std::nullopt;
   // The null: each cycle turned by its own offset, the wall clock's place lost.
   WallClockSlowdown out;
   std::vector<int> turns(n_cycles);
-  for (std::size_t draw = 0; draw < k_draws; ++draw) {
+  // As many draws as 3·10^8 contrasts allow, from 199 to 999: at most one may do as well.
+  const auto draws = std::clamp<std::size_t>(300'000'000 / std::max<std::size_t>(1, 2 * n_cycles * k_windows),
+                                             k_min_draws, k_max_draws);
+  for (std::size_t draw = 0; draw < draws; ++draw) {
     std::size_t c = 0;
     for (const auto& [index, records] : cycles)
       turns[c++] = static_cast<int>(mix((static_cast<std::uint64_t>(index) << 8) ^ draw) % k_bins);
@@ -384,8 +426,11 @@ std::optional<WallClockSlowdown> WallClock::test(Series series, Fold fold, doubl
     const auto [s1, w1] = window_of(at);
     const bool within = (s0 - s1 + k_bins) % k_bins + w0 <= w1;
     if (!within || observed.score(w, floor_cycles) < 0.75 * top) continue;
-    const auto j = static_cast<std::size_t>(w), k = static_cast<std::size_t>(shown);
-    if (observed.sum[j] / observed.count[j] > observed.sum[k] / observed.count[k]) shown = w;
+    // The mean contrast times the root of the width: what a window of the slowdown's own
+    // width maximises (a part of it is as slow but holds fewer values; more of the cycle is
+    // slower by less).
+    const auto excess = [&](int v) { return observed.mean(v) * std::sqrt(static_cast<double>(window_of(v).width)); };
+    if (excess(w) > excess(shown)) shown = w;
   }
   const auto i = static_cast<std::size_t>(shown);
   const auto [start, width] = window_of(shown);
@@ -393,10 +438,10 @@ std::optional<WallClockSlowdown> WallClock::test(Series series, Fold fold, doubl
   out.fold = fold;
   out.start = start;
   out.width = width;
-  out.ratio = std::exp(observed.sum[i] / observed.count[i]);
+  out.ratio = std::exp(observed.mean(shown));
   out.cycles = observed.count[i];
   out.slower = observed.slower[i];
-  out.t = observed.t(shown);
+  out.z = observed.z(shown);
   out.log10_p = log10_p;
   double in_n = 0, in_sum = 0, out_n = 0, out_sum = 0;
   for (const auto& [key, cells] : p.records) {
@@ -408,8 +453,8 @@ std::optional<WallClockSlowdown> WallClock::test(Series series, Fold fold, doubl
   }
   out.values_in = static_cast<std::uint64_t>(in_n);
   out.values_out = static_cast<std::uint64_t>(out_n);
-  out.inside_ns = in_n > 0 ? std::exp(in_sum / in_n) : 0;
-  out.outside_ns = out_n > 0 ? std::exp(out_sum / out_n) : 0;
+  out.inside_ns = in_n > 0 ? 1e6 * std::exp(in_sum / in_n) : 0;
+  out.outside_ns = out_n > 0 ? 1e6 * std::exp(out_sum / out_n) : 0;
   for (int b = 0; b < k_bins; ++b) {
     const stats::GapSample& e = p.examples[static_cast<std::size_t>(b)];
     if (inside(b, start, width) && e.gap > 0) out.examples.push_back(e);

@@ -94,7 +94,7 @@ void add_details(Finding& out, const detect::Finding& f, const RunResults& resul
     w.values_out = d.values_out;
     w.cycles = d.cycles;
     w.slower = d.slower;
-    w.t = d.t;
+    w.z = d.z;
     w.draws = d.draws;
     w.beaten = d.beaten;
     for (const detect::WallClockSlowdown::JobLine& job : d.job_lines)

@@ -218,7 +218,7 @@ void add_evidence(Json& j, const Finding& f) {
                            {"values_out", w.values_out},
                            {"cycles", w.cycles},
                            {"slower", w.slower},
-                           {"t", round_to(w.t, 3)},
+                           {"z", round_to(w.z, 3)},
                            {"draws", w.draws},
                            {"beaten", w.beaten},
                            {"job_lines", std::move(jobs)}};

@@ -115,10 +115,11 @@ void suspect(std::string& out, const Finding& f, const std::vector<std::uint64_t
   }
   if (f.wall_clock) {
     const Finding::WallClock& w = *f.wall_clock;
-    out += fmt::format("- Slowdown: {} (UTC), {} times as long there (geometric mean {} against {}), slower there in "
-                       "{} of {} {}s\n",
-                       clock_place(w.fold, w.start, w.width), fmt::format("{:.2f}", w.ratio), duration(w.inside_ms),
-                       duration(w.outside_ms), count(w.slower), count(w.cycles), w.fold);
+    out += fmt::format(
+        "- Slowdown: {} (UTC), {} times as long there (geometric mean {} against {}), slower there in "
+        "{} of {} {}s\n",
+        clock_place(w.fold, w.start, w.width), fmt::format("{:.2f}", w.ratio), duration(w.inside_ms),
+        duration(w.outside_ms), count(w.slower), count(w.cycles), w.fold);
     for (const Finding::WallClock::JobLine& job : w.job_lines)
       out += fmt::format("- Job: {} at {} ({} of its {} lines at or just before then)\n", code(job.line.text),
                          code(job.line.where), count(job.aligned), count(job.lines));

@@ -12,7 +12,9 @@ namespace {
 
 /// What a wall-clock slowdown's values are, in words.
 std::string_view wall_clock_values(std::string_view series) {
-  return series == "requests" ? "requests" : series == "gaps" ? "the gaps between a request's lines" : "the durations the lines log";
+  return series == "requests" ? "requests"
+         : series == "gaps"   ? "the gaps between a request's lines"
+                              : "the durations the lines log";
 }
 
 void list(std::string& out, std::string_view heading, const std::vector<std::string>& items) {
@@ -49,14 +51,16 @@ void print_explain(std::string& out, const Finding& f) {
 void print_values(std::string& out, const Finding& f) {
   if (f.wall_clock) {
     const Finding::WallClock& w = *f.wall_clock;
-    out += fmt::format("    {:<11}{} (UTC): {} there are {:.2f} times as long (geometric mean {}, against {} at other "
-                       "moments)\n",
-                       "Slowdown", clock_place(w.fold, w.start, w.width), wall_clock_values(w.series), w.ratio,
-                       duration(w.inside_ms), duration(w.outside_ms));
-    out += fmt::format("    {:<11}slower there in {} of {} {}s; {} of {} values fall there; {} of their time is the "
-                       "slowdown's (PERIODIC, on the wall clock)\n",
-                       "Seen", count(w.slower), count(w.cycles), w.fold, count(w.values_in),
-                       count(w.values_in + w.values_out), percent(f.wall_share));
+    out += fmt::format(
+        "    {:<11}{} (UTC): {} there are {:.2f} times as long (geometric mean {}, against {} at other "
+        "moments)\n",
+        "Slowdown", clock_place(w.fold, w.start, w.width), wall_clock_values(w.series), w.ratio, duration(w.inside_ms),
+        duration(w.outside_ms));
+    out += fmt::format(
+        "    {:<11}slower there in {} of {} {}s; {} of {} values fall there; {} of their time is the "
+        "slowdown's (PERIODIC, on the wall clock)\n",
+        "Seen", count(w.slower), count(w.cycles), w.fold, count(w.values_in), count(w.values_in + w.values_out),
+        percent(f.wall_share));
     for (const Finding::WallClock::JobLine& job : w.job_lines)
       out += fmt::format("    {:<11}{}  {}: {} of its {} lines at or just before then\n", "Job", job.line.where,
                          job.line.text.substr(0, 120), count(job.aligned), count(job.lines));
@@ -214,9 +218,11 @@ void print_strength(std::string& out, const Finding& f) {
                 fmt::format(" in the requests' own tests ({} of {})", count(f.requests_detected), count(f.requests));
   if (f.wall_clock)
     strength += p_value(f.log10_p) +
-                fmt::format(" that the {0}s are slower there than at their other moments (t test of the {0}s, every "
-                            "window of the {0} tried); {1} of {2} draws with each {0} turned by its own offset did as well",
-                            f.wall_clock->fold, count(f.wall_clock->beaten), count(f.wall_clock->draws));
+                fmt::format(
+                    " that the {0}s are slower there than at their other moments (their contrasts' random-effects "
+                    "mean, every window of the {0} tried); {1} of {2} draws with each {0} turned by its own "
+                    "offset did as well",
+                    f.wall_clock->fold, count(f.wall_clock->beaten), count(f.wall_clock->draws));
   else if (f.log10_p_pooled < 0 && f.trigger)
     strength += p_value(f.log10_p_pooled) +
                 fmt::format(" that other streams stall around these lines more than at {} moments spread over the log",
@@ -255,7 +261,7 @@ void print_evidence(std::string& out, const Finding& f) {
                              : e.scope == "fact"
                                  ? fmt::format("{} of {} {}", e.hits, e.samples,
                                                f.wall_clock ? f.wall_clock->fold + "s" : std::string("stalls"))
-                                                 : fmt::format("{} of {} example gaps", e.hits, e.samples);
+                                 : fmt::format("{} of {} example gaps", e.hits, e.samples);
     out += fmt::format("    {:<11}{}: {}\n", against ? (first_against ? "Against" : "") : (first ? "Evidence" : ""),
                        e.meaning, seen);
     (against ? first_against : first) = false;

@@ -52,8 +52,7 @@ class Feeder {
       entry.text_length = static_cast<std::uint32_t>(words.size());
       text += words;
       entry.template_id = line.template_id;
-      if (line.logs_duration)
-        entry.duration_us = static_cast<std::uint32_t>((line.time - lines.front().time) / 1000);
+      if (line.logs_duration) entry.duration_us = static_cast<std::uint32_t>((line.time - lines.front().time) / 1000);
       entries.push_back(entry);
     }
     stream::StreamWindow w;
@@ -84,11 +83,13 @@ double second_of_minute(TimeNs t) { return static_cast<double>(t % (60 * k_ns_pe
 
 }  // namespace
 
-TEST_CASE("A mild slowdown in the first seconds of every minute is found, with the job's line", "[detect][wall_clock]") {
+TEST_CASE("A mild slowdown in the first seconds of every minute is found, with the job's line",
+          "[detect][wall_clock]") {
   WallClock clock;
   Feeder feeder(clock);
   Random random(7);
-  feed(feeder, random, 30, 12, [](TimeNs t) { return second_of_minute(t) < 5 ? 1.4 : 1.0; }, true);
+  feed(
+      feeder, random, 30, 12, [](TimeNs t) { return second_of_minute(t) < 5 ? 1.4 : 1.0; }, true);
   const std::vector<WallClockSlowdown> found = clock.finish(0.01);
   REQUIRE(found.size() == 1);
   const WallClockSlowdown& s = found.front();
@@ -114,7 +115,8 @@ TEST_CASE("No slowdown on the wall clock without one at the same place of every 
     WallClock clock;
     Feeder feeder(clock);
     Random random(8);
-    feed(feeder, random, 30, 12, [](TimeNs) { return 1.0; }, true);
+    feed(
+        feeder, random, 30, 12, [](TimeNs) { return 1.0; }, true);
     CHECK(clock.finish(0.01).empty());
   }
   SECTION("one slow spell of ten minutes, twice as slow: it does not come back") {

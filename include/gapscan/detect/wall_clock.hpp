@@ -19,19 +19,23 @@
 //
 // The test, per series and fold: for every window of the cycle (60 starts × widths of 1 to 15
 // bins, wrapping round), each cycle's contrast d_c is the mean over kinds, weighted by
-// n_in·n_out / (n_in + n_out), of (mean ln inside − mean ln outside), for the kinds with values
-// on both sides. The cycles' contrasts get a one-sided one-sample t test (a slow spell of ten
-// minutes that happens once adds one cycle, not a clock), multiplied by the windows, folds and
-// series tested; the best window must also be slower in 70 % of the cycles, by 1.2 times or more
-// (geometric means), in at least 10 minutes or 4 hours. Then it is confirmed against a null that
-// keeps everything but the wall clock's place: each cycle turned by its own random offset (199
-// draws); the observed best t must beat all of them but at most one (p <= 0.01). The window
-// reported is the slowest inside the best one whose t is at least 3/4 of the best's.
+// h = n_in·n_out / (n_in + n_out), of (mean ln inside − mean ln outside), for the kinds with
+// values on both sides; its variance v_c is the kinds' pooled variance of ln value within the two
+// sides over Σ h. The cycles' contrasts are combined as a random-effects mean (DerSimonian-Laird:
+// each cycle weighted by 1 / (v_c + tau²), tau² the cycles' spread beyond what their values
+// explain, so that a slow spell of ten minutes that happens once is one cycle's, not a clock's);
+// its z gives p, multiplied by the windows, folds and series tested. The best window must also be
+// slower in 70 % of the cycles, by 1.2 times or more (exp of the mean), in at least 10 minutes or
+// 4 hours. Then it is confirmed against a null that keeps everything but the wall clock's place:
+// each cycle turned by its own random offset (199 to 999 draws, as the cycles allow); the
+// observed best z must beat all of them but at most one (p <= 0.01 to 0.002). The window reported
+// is the one inside the best whose mean contrast times the root of its width is the largest,
+// among those whose z is at least 3/4 of the best's.
 //
 // The job's lines: lines outside requests (of whole-input streams, of streams of 3 lines or
-// fewer: a job's own pid, and of sparse streams: a scheduler's thread) are counted per template and per bin; a template with 60 % of its
-// lines in the slow window or the bin before it, far more than the window's share of the cycle,
-// is named with the slowdown ("CRON[…]: (www-data) CMD (…)").
+// fewer: a job's own pid, and of sparse streams: a scheduler's thread) are counted per template and per bin; a template
+// with 60 % of its lines in the slow window or the bin before it, far more than the window's share of the cycle, is
+// named with the slowdown ("CRON[…]: (www-data) CMD (…)").
 //
 // Bounded: at most k_max_records (cycle, kind) records per fold (the earliest cycles: later
 // ones are counted, not folded) and k_max_line_templates templates of lines outside requests.
@@ -59,19 +63,19 @@ struct WallClockSlowdown {
   enum class Fold : std::uint8_t { minute, hour };
   Series series = Series::durations;
   Fold fold = Fold::minute;
-  int start = 0;               ///< first bin of the slow window (second of the minute, minute of the hour)
-  int width = 0;               ///< bins (wraps past the cycle's end)
-  double ratio = 0;            ///< the cycles' geometric mean of inside over outside (exp of the mean contrast)
-  double inside_ns = 0;        ///< geometric mean of the values inside the window, all cycles
-  double outside_ns = 0;       ///< ... and outside
-  std::uint64_t values_in = 0;     ///< values inside the window
+  int start = 0;                ///< first bin of the slow window (second of the minute, minute of the hour)
+  int width = 0;                ///< bins (wraps past the cycle's end)
+  double ratio = 0;             ///< the cycles' geometric mean of inside over outside (exp of the mean contrast)
+  double inside_ns = 0;         ///< geometric mean of the values inside the window, all cycles
+  double outside_ns = 0;        ///< ... and outside
+  std::uint64_t values_in = 0;  ///< values inside the window
   std::uint64_t values_out = 0;
-  std::size_t cycles = 0;      ///< cycles with values on both sides of the window
-  std::size_t slower = 0;      ///< of which slower inside
-  double t = 0;
-  double log10_p = 0;          ///< the t test's, corrected for the windows, folds and series tested
-  std::size_t draws = 0;       ///< of the turned-cycles null
-  std::size_t beaten = 0;      ///< draws whose best t reached the observed one
+  std::size_t cycles = 0;                  ///< cycles with values on both sides of the window
+  std::size_t slower = 0;                  ///< of which slower inside
+  double z = 0;                            ///< of the cycles' random-effects mean contrast
+  double log10_p = 0;                      ///< its normal tail, corrected for the windows, folds and series tested
+  std::size_t draws = 0;                   ///< of the turned-cycles null
+  std::size_t beaten = 0;                  ///< draws whose best t reached the observed one
   std::vector<stats::GapSample> examples;  ///< the longest values inside the window, with their lines
   /// Lines outside requests that come at the slow window in most cycles: the job's.
   struct JobLine {
@@ -96,7 +100,7 @@ class WallClock {
   static constexpr int k_bins = WallClockSlowdown::k_bins;
   static constexpr int k_series = 3;
   static constexpr int k_folds = 2;
-  static constexpr std::size_t k_max_records = 8192;  ///< per fold and series
+  static constexpr std::size_t k_max_records = 4096;  ///< per fold and series
   static constexpr std::size_t k_max_line_templates = 1024;
   static constexpr DurationNs k_min_gap = 100'000;
 
@@ -117,7 +121,8 @@ class WallClock {
   friend struct StateCodec;  // --partial: saves and loads the state
   struct Cells {
     std::array<std::uint32_t, k_bins> n{};
-    std::array<float, k_bins> sum{};  ///< Σ ln(value in ns)
+    std::array<float, k_bins> sum{};      ///< Σ ln(value in ms)
+    std::array<float, k_bins> squares{};  ///< Σ ln(value in ms)²
   };
   /// (cycle, kind) in one key: the kind in the high 32 bits, the cycle (as 32 signed bits) in the low.
   static std::uint64_t key_of(std::int64_t cycle, std::uint32_t kind) {
@@ -126,7 +131,7 @@ class WallClock {
   static std::int64_t cycle_of(std::uint64_t key) { return static_cast<std::int32_t>(key & 0xffffffffu); }
   struct Part {  // one fold of one series
     std::unordered_map<std::uint64_t, Cells> records;
-    std::int64_t cycle_limit = INT64_MAX;  ///< cycles at or past it are not folded (the bound)
+    std::int64_t cycle_limit = INT64_MAX;           ///< cycles at or past it are not folded (the bound)
     std::array<stats::GapSample, k_bins> examples;  ///< per bin, the longest value's lines (gap = 0: none)
   };
   struct LineTemplate {

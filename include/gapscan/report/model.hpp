@@ -231,7 +231,7 @@ struct Finding {
     double inside_ms = 0, outside_ms = 0;  ///< geometric means
     std::uint64_t values_in = 0, values_out = 0;
     std::uint64_t cycles = 0, slower = 0;
-    double t = 0;
+    double z = 0;
     std::uint64_t draws = 0, beaten = 0;
     struct JobLine {
       LineRef line;
