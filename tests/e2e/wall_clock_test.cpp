@@ -33,8 +33,8 @@ std::string iso_stamp(std::int64_t micros, const char* zone = "Z") {
   std::tm tm{};
   gmtime_r(&seconds, &tm);
   char out[64];
-  std::snprintf(out, sizeof out, "%04d-%02d-%02dT%02d:%02d:%02d.%06lld%s", tm.tm_year + 1900, tm.tm_mon + 1,
-                tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<long long>(micros % 1'000'000), zone);
+  std::snprintf(out, sizeof out, "%04d-%02d-%02dT%02d:%02d:%02d.%06lld%s", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<long long>(micros % 1'000'000), zone);
   return out;
 }
 
@@ -65,7 +65,8 @@ void write_catalogue(const std::string& path, const std::string& cron, bool slow
   std::vector<std::pair<std::int64_t, std::string>> lines;
   const std::int64_t end = k_start_us + 24 * 60'000'000LL;
   int id = 0;
-  for (std::int64_t t = k_start_us; t < end; t += static_cast<std::int64_t>(-std::log(1 - random.uniform()) / 8 * 1e6)) {
+  for (std::int64_t t = k_start_us; t < end;
+       t += static_cast<std::int64_t>(-std::log(1 - random.uniform()) / 8 * 1e6)) {
     double d = random.lognormal(12e3, 0.45);  // µs
     if (slow && second_of_minute(t) < 4) d *= 1.45;
     char req[32];
@@ -106,10 +107,10 @@ void write_orders(const std::string& path, bool slow) {
     const auto done = t + static_cast<std::int64_t>(d);
     char rt[16];
     std::snprintf(rt, sizeof rt, "%.3f", d / 1e6);
-    std::string line = "10.4.0." + std::to_string(2 + static_cast<int>(random.uniform() * 200)) + " - - [" +
-                       nginx_stamp(done) + "] \"GET /api/orders/" + std::to_string(static_cast<int>(random.uniform() * 90000)) +
-                       " HTTP/1.1\" 200 " + std::to_string(300 + static_cast<int>(random.uniform() * 4000)) +
-                       " \"-\" \"okhttp/4.12.0\" rt=" + rt;
+    std::string line =
+        "10.4.0." + std::to_string(2 + static_cast<int>(random.uniform() * 200)) + " - - [" + nginx_stamp(done) +
+        "] \"GET /api/orders/" + std::to_string(static_cast<int>(random.uniform() * 90000)) + " HTTP/1.1\" 200 " +
+        std::to_string(300 + static_cast<int>(random.uniform() * 4000)) + " \"-\" \"okhttp/4.12.0\" rt=" + rt;
     lines.emplace_back(done, line);
   }
   write_sorted(path, std::move(lines));

@@ -134,6 +134,34 @@ TEST_CASE("Generic lines: the layout is learnt, the request id or syslog tag gro
   CHECK(parser->parse("no time on this line", record) == ParseStatus::not_this_format);
 }
 
+TEST_CASE("Generic lines: a tagged logger's bracketed request id groups, a thread's name does not",
+          "[parse][formats]") {
+  auto parser = format_named("generic").make_parser();
+  parser->learn({"2026-11-29T14:00:07.009Z INFO [612e7696-a6ce-4c1b-98e5-10617311d8a3] Started GET \"/x\"",
+                 "2026-11-29T14:00:07.011Z INFO [612e7696-a6ce-4c1b-98e5-10617311d8a3] Processing by X#show"},
+                {2026, 0});
+  Record record;
+  // Rails' log_tags = [:request_id]: a UUID.
+  REQUIRE(parser->parse("2026-11-29T14:00:07.016Z INFO [612e7696-a6ce-4c1b-98e5-10617311d8a3] Completed 200 OK in 7ms",
+                        record) == ParseStatus::parsed);
+  CHECK(record.group == "612e7696-a6ce-4c1b-98e5-10617311d8a3");
+  // An X-Request-ID of 32 hex digits after the level and a thread.
+  REQUIRE(parser->parse("2026-11-29 14:00:07,016 INFO [main] [0af7651916cd43dd8448eb211c80319c] order placed",
+                        record) == ParseStatus::parsed);
+  CHECK(record.group == "0af7651916cd43dd8448eb211c80319c");
+  // A thread's name, a short hex word, a hex run that ends in '-': no request id.
+  for (const auto& [line, token] :
+       {std::pair{"2026-11-29 14:00:07,016 INFO [http-nio-8080-exec-29] c.e.Web - GET /orders",
+                  "http-nio-8080-exec-29"},
+        std::pair{"2026-11-29 14:00:07,016 INFO [deadbeef] cache warm", "deadbeef"},
+        std::pair{"2026-11-29 14:00:07,016 INFO [0af7651916cd43dd-] odd", "0af7651916cd43dd-"}}) {
+    INFO(line);
+    REQUIRE(parser->parse(line, record) == ParseStatus::parsed);
+    CHECK(record.group != token);
+    CHECK(record.group.find("0af76519") == std::string_view::npos);
+  }
+}
+
 TEST_CASE("Generic lines: process keys, boot-relative and long epoch stamps, slow-log headers", "[parse][formats]") {
   auto read = [](std::vector<std::string> lines) {
     auto parser = format_named("generic").make_parser();

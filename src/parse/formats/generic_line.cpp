@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <climits>
 #include <cstdint>
 #include <string>
@@ -162,6 +163,31 @@ std::string_view bracketed_request_id(std::string_view message) {
   }
   if (!digit || end - start < 16 || end - start > 40 || message.substr(end, 2) != "] ") return {};
   return message.substr(start, end - start);
+}
+
+/// A request id in brackets near the start of a message, as tagged loggers write it (Rails'
+/// `log_tags = [:request_id]`: "INFO [4f2a…-…] Started GET …", log4j's `[%X{requestId}]`): a
+/// UUID or 16 to 64 hex digits (in groups split by '-'), so that a thread's name in brackets
+/// (`[http-nio-8080-exec-2]`) is never taken for one.
+std::string_view bracketed_hex_id(std::string_view message) {
+  std::size_t pos = 0;
+  const std::string_view head = message.substr(0, 100);
+  while ((pos = head.find('[', pos)) != std::string_view::npos) {
+    const std::size_t start = ++pos;
+    std::size_t end = start, digits = 0;
+    while (end < message.size() && end - start <= 64) {
+      const char c = message[end];
+      if (std::isxdigit(static_cast<unsigned char>(c)) != 0) {
+        ++digits;
+      } else if (c != '-' || end == start) {
+        break;
+      }
+      ++end;
+    }
+    if (end < message.size() && message[end] == ']' && digits >= 16 && digits <= 64 && message[end - 1] != '-')
+      return message.substr(start, end - start);
+  }
+  return {};
 }
 
 std::string_view request_id(std::string_view line) {
@@ -310,6 +336,7 @@ class GenericLineParser final : public LineParser {
     record.group = request_id(line);
     if (record.group.empty() && !m_group_key.known && !m_group_key.key.empty())
       record.group = key_value(line, m_group_key.key);
+    if (record.group.empty()) record.group = bracketed_hex_id(record.message);
     record.process = {};
     if (!record.group.empty()) record.process = process_of(line, record.message);
     if (record.group.empty()) record.group = syslog_tag(record.message);
