@@ -23,6 +23,8 @@
 namespace gapscan::catalog {
 namespace {
 
+constexpr std::array<std::string_view, 8> k_phases = {"lookup",  "queue",    "connect",  "tls",
+                                                      "request", "response", "transfer", "lock"};
 constexpr std::array<std::string_view, 6> k_shapes = {"PER-OP",    "PERIODIC", "ONE-OFF",
                                                       "QUANTISED", "CAPPED",   "SERIALISED"};
 
@@ -264,6 +266,15 @@ void parse_header(FileChecker& check, const toml::table& root, const std::string
   cause.title = check.string(root, "title", root);
   cause.summary = check.string(root, "summary", root);
   cause.shapes = check.strings(root, "shapes", root);
+  if (root.get("phases") != nullptr) {
+    cause.phases = check.strings(root, "phases", root);
+    for (const std::string& phase : cause.phases) {
+      if (std::find(k_phases.begin(), k_phases.end(), phase) == k_phases.end()) {
+        check.error(check.where(*root.get("phases")), fmt::format("unknown phase '{}'", phase),
+                    suggestion(phase, k_phases));
+      }
+    }
+  }
   for (const std::string& shape : cause.shapes) {
     if (std::find(k_shapes.begin(), k_shapes.end(), shape) == k_shapes.end()) {
       check.error(check.where(*root.get("shapes")), fmt::format("unknown shape '{}'", shape),
@@ -384,9 +395,9 @@ std::optional<Cause> parse_cause(std::string_view text, const std::string& name,
     check.error(check.where(error.source()), std::string(error.description()));
     return std::nullopt;
   }
-  static constexpr std::array<std::string_view, 13> k_top = {
-      "id",       "title",   "summary", "shapes", "evidence_weight", "modifier", "delay",
-      "evidence", "trigger", "confirm", "fix",    "references",      "example"};
+  static constexpr std::array<std::string_view, 14> k_top = {
+      "id",    "title",    "summary", "shapes",  "phases", "evidence_weight", "modifier",
+      "delay", "evidence", "trigger", "confirm", "fix",    "references",      "example"};
   check.check_keys(root, k_top, "the file");
 
   // Limits, so that a hostile or runaway catalog cannot make every line's matching slow.

@@ -102,6 +102,8 @@ constexpr double k_during_weight = 0.9;
 constexpr double k_fixed_rel_width = 0.15;  // a fixed delay's mode is at most this wide (plus its window's width)
 constexpr double k_modified_min_confidence = 0.4;  // a cause under a modifier must fit at least this well
 constexpr double k_satellite_weight = 0.3;
+constexpr double k_phase_weight = 0.8;   // a duration of the phase the cause's delay lands in
+constexpr double k_phase_against = 0.2;  // ... of another phase
 constexpr std::uint64_t k_unexplained_min_requests = 3;
 constexpr double k_satellite_band_discount = 0.95;  // a band reaching the satellite fits a little less
 
@@ -274,6 +276,23 @@ void weigh_evidence(CauseMatch& match, const detect::Finding& finding, const Cau
   match.counter = counter;
 }
 
+/// The phase of the request a finding's durations are ("phase=connect": a proxy's or client's
+/// connect timer), against the phases the cause's delay lands in: strong evidence where it does
+/// (one second of connect is a lost SYN, never a slow backend), counted against where it does
+/// not.
+void weigh_phase(CauseMatch& match, const detect::Finding& finding, const Cause& cause) {
+  constexpr std::string_view k_prefix = "phase=";
+  if (finding.values != detect::ValueKind::duration || !finding.group.starts_with(k_prefix)) return;
+  match.phase = finding.group.substr(k_prefix.size());
+  if (cause.phases.empty()) return;
+  const bool lands = std::find(cause.phases.begin(), cause.phases.end(), match.phase) != cause.phases.end();
+  match.phase_fit = lands ? 1 : -1;
+  if (lands)
+    match.evidence = 1 - (1 - match.evidence) * (1 - k_phase_weight);
+  else
+    match.counter *= k_phase_against;
+}
+
 double combine(double s, const CauseMatch& match, double evidence_weight) {
   return s * match.value_match * match.shape_factor * (1 - evidence_weight + evidence_weight * match.evidence) *
          match.counter;
@@ -387,6 +406,7 @@ CauseMatch match_cause(const detect::Finding& finding, const Cause& cause, doubl
     break;
   }
   if (match.satellite_in_band) match.evidence = 1 - (1 - match.evidence) * (1 - k_satellite_weight);
+  weigh_phase(match, finding, cause);
   match.confidence = combine(s, match, cause.evidence_weight);
   return match;
 }

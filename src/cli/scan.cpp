@@ -182,6 +182,13 @@ report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Enco
           }
           pipeline.durations->add(group, record.duration, record.duration_digits, location, text, record.fields);
         }
+        // Each phase its line times is a duration of that phase (docs/formats.md, "Phase timers").
+        for (std::size_t p = 0; p < record.phases.size(); ++p) {
+          if (record.phases[p] <= 0) continue;
+          std::string group = "phase=";
+          group += parse::to_string(static_cast<parse::Phase>(p));
+          pipeline.durations->add(group, record.phases[p], record.duration_digits, location, text, record.fields);
+        }
       },
       parallel);
   report::Input input;

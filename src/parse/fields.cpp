@@ -626,7 +626,121 @@ bool find_duration_phrase(std::string_view text, DurationNs& out, std::uint8_t& 
 
 }  // namespace
 
-bool find_duration(std::string_view text, DurationNs& out, std::uint8_t& digits) {
+std::string_view to_string(Phase phase) {
+  static constexpr std::array<std::string_view, k_phase_count> k_names = {"lookup",  "queue",    "connect",  "tls",
+                                                                          "request", "response", "transfer", "lock"};
+  return k_names[static_cast<std::size_t>(phase)];
+}
+
+int phase_of_key(std::string_view key, bool& cumulative) {
+  cumulative = false;
+  if (key.size() < 3 || key.size() > 40) return -1;
+  // The key without its unit suffix, lower case, without separators: "tls_handshake_ms" and
+  // "tlsHandshakeMs" are both "tlshandshake".
+  static constexpr std::array<std::string_view, 10> k_units = {"_seconds", "_millis", "_usec", "_sec", "_ms",
+                                                               "_us",      "_ns",     "_s",    "ms",   "us"};
+  for (std::string_view unit : k_units) {
+    if (key.size() > unit.size() + 2 && starts_with_lower(key.substr(key.size() - unit.size()), unit)) {
+      key.remove_suffix(unit.size());
+      break;
+    }
+  }
+  char name[40];
+  std::size_t n = 0;
+  for (const char c : key) {
+    if (c == '_' || c == '-' || c == '.') continue;
+    name[n++] = lower(c);
+  }
+  const std::string_view word(name, n);
+  struct Name {
+    std::string_view word;
+    Phase phase;
+    bool cumulative;
+  };
+  static constexpr std::array<Name, 38> k_names = {{
+      {"namelookup", Phase::lookup, true},
+      {"timenamelookup", Phase::lookup, true},
+      {"dns", Phase::lookup, false},
+      {"dnstime", Phase::lookup, false},
+      {"dnslookup", Phase::lookup, false},
+      {"lookup", Phase::lookup, false},
+      {"resolve", Phase::lookup, false},
+      {"resolvetime", Phase::lookup, false},
+      {"connect", Phase::connect, true},
+      {"timeconnect", Phase::connect, true},
+      {"connecttime", Phase::connect, true},
+      {"tcpconnect", Phase::connect, false},
+      {"upstreamconnecttime", Phase::connect, true},
+      {"uct", Phase::connect, true},
+      {"appconnect", Phase::tls, true},
+      {"timeappconnect", Phase::tls, true},
+      {"tls", Phase::tls, false},
+      {"tlshandshake", Phase::tls, false},
+      {"sslhandshake", Phase::tls, false},
+      {"queue", Phase::queue, false},
+      {"queuetime", Phase::queue, false},
+      {"queued", Phase::queue, false},
+      {"queuewait", Phase::queue, false},
+      {"poolwait", Phase::queue, false},
+      {"starttransfer", Phase::response, true},
+      {"timestarttransfer", Phase::response, true},
+      {"ttfb", Phase::response, false},
+      {"timetofirstbyte", Phase::response, false},
+      {"firstbyte", Phase::response, false},
+      {"upstreamheadertime", Phase::response, true},
+      {"uht", Phase::response, true},
+      {"upstreamresponsetime", Phase::transfer, true},
+      {"urt", Phase::transfer, true},
+      {"timetotal", Phase::transfer, true},
+      {"locktime", Phase::lock, false},
+      {"lockwait", Phase::lock, false},
+      {"lockwaittime", Phase::lock, false},
+      {"lock", Phase::lock, false},
+  }};
+  for (const Name& entry : k_names) {
+    if (entry.word == word) {
+      cumulative = entry.cumulative;
+      return static_cast<int>(entry.phase);
+    }
+  }
+  return -1;
+}
+
+namespace {
+
+/// Keys whose value is seconds when no unit is written: curl's and nginx's timers, MySQL's
+/// Lock_time.
+bool phase_in_seconds(std::string_view key) {
+  for (std::string_view word : {"uct", "uht", "urt", "lock_time"})
+    if (equals_lower(key, word)) return true;
+  return false;
+}
+
+/// Cumulative timers (each counted from the start of the request) as the time of each phase:
+/// in the order lookup, connect, tls, response, transfer, each less the one before it. A last
+/// timer alone (nginx's $upstream_response_time without the others) is the response's.
+void settle_phases(std::array<DurationNs, k_phase_count>& phases, const std::array<bool, k_phase_count>& cumulative) {
+  static constexpr std::array<Phase, 5> k_chain = {Phase::lookup, Phase::connect, Phase::tls, Phase::response,
+                                                   Phase::transfer};
+  DurationNs before = 0;
+  int present = 0;
+  for (const Phase phase : k_chain) {
+    const auto i = static_cast<std::size_t>(phase);
+    if (phases[i] < 0 || !cumulative[i]) continue;
+    ++present;
+    const DurationNs at = phases[i];
+    if (at >= before) phases[i] = at - before;
+    before = std::max(before, at);
+  }
+  const auto transfer = static_cast<std::size_t>(Phase::transfer), response = static_cast<std::size_t>(Phase::response);
+  if (present == 1 && phases[transfer] >= 0 && cumulative[transfer] && phases[response] < 0)
+    std::swap(phases[transfer], phases[response]);
+}
+
+}  // namespace
+
+bool find_duration(std::string_view text, DurationNs& out, std::uint8_t& digits,
+                   std::array<DurationNs, k_phase_count>* phases) {
   // key=value and "key": value, where the key says duration and the unit comes from the key's
   // suffix, from the value's suffix, or (request_time, rt, a JSON "duration") is seconds.
   // The separators are found with memchr: most lines hold only a few.
@@ -643,6 +757,11 @@ bool find_duration(std::string_view text, DurationNs& out, std::uint8_t& digits)
   bool curl_phase = false;
   DurationNs curl_out = 0;
   std::uint8_t curl_digits = 0;
+  // With phases: what was read of them, and the first other duration.
+  std::array<bool, k_phase_count> read{}, cumulative_phase{};
+  DurationNs largest = -1, phase_out = 0, other_out = 0;
+  std::uint8_t phase_digits = 0, other_digits = 0;
+  bool other = false;
   while (true) {
     const std::size_t pos = std::min(next_equals, next_colon);
     if (pos >= size) break;
@@ -657,7 +776,10 @@ bool find_duration(std::string_view text, DurationNs& out, std::uint8_t& digits)
     std::size_t key_start = key_end;
     while (key_start > 0 && is_key_char(text[key_start - 1])) --key_start;
     const std::string_view key = text.substr(key_start, key_end - key_start);
-    if (key.empty() || !is_duration_word(key)) continue;
+    if (key.empty()) continue;
+    bool cumulative = false;
+    const int phase = phases != nullptr ? phase_of_key(key, cumulative) : -1;
+    if (phase < 0 && !is_duration_word(key)) continue;
     const bool json = c == ':' && key_end < pos;
     std::size_t value = pos + 1;
     while (value < text.size() && (text[value] == ' ' || (text[value] == '"' && !json))) ++value;
@@ -673,9 +795,34 @@ bool find_duration(std::string_view text, DurationNs& out, std::uint8_t& digits)
     if (unit == 0) {
       const auto is = [&](std::string_view word) { return key.size() == word.size() && starts_with_lower(key, word); };
       if (is("request_time") || is("rt") || is("upstream_response_time") || (json && is("duration")) ||
-          is_curl_timer(key)) {
+          is_curl_timer(key) || (phase >= 0 && (duration_unit_of_key(key) == k_ns_per_s || phase_in_seconds(key)))) {
         unit = k_ns_per_s;
       }
+    }
+    if (phases != nullptr) {
+      // Every timer is read: the phases, and the first other duration as the line's.
+      DurationNs timer = 0;
+      std::uint8_t timer_digits = 0;
+      if (unit == 0 || !parse_duration(number, unit, timer, timer_digits)) continue;
+      if (phase >= 0) {
+        const auto i = static_cast<std::size_t>(phase);
+        if (read[i]) continue;
+        read[i] = true;
+        (*phases)[i] = timer;
+        cumulative_phase[i] = cumulative;
+        if (equals_lower(key, "time_total") || timer > largest) {
+          largest = equals_lower(key, "time_total") ? INT64_MAX : timer;
+          phase_out = timer;
+          phase_digits = timer_digits;
+        }
+        continue;
+      }
+      if (!other) {
+        other = true;
+        other_out = timer;
+        other_digits = timer_digits;
+      }
+      continue;
     }
     if (unit == 0 || !parse_duration(number, unit, out, digits)) continue;
     // curl's timers are cumulative phases of one transfer (namelookup ≤ connect ≤ … ≤ total):
@@ -685,6 +832,19 @@ bool find_duration(std::string_view text, DurationNs& out, std::uint8_t& digits)
     curl_phase = true;
     curl_out = out;
     curl_digits = digits;
+  }
+  if (phases != nullptr) {
+    settle_phases(*phases, cumulative_phase);
+    if (other) {
+      out = other_out;
+      digits = other_digits;
+      return true;
+    }
+    if (largest >= 0) {
+      out = phase_out;
+      digits = phase_digits;
+      return true;
+    }
   }
   if (curl_phase) {
     out = curl_out;

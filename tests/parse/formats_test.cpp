@@ -338,3 +338,48 @@ TEST_CASE("Named fields are written so that key_value reads them back", "[parse]
   CHECK(canonical_field_name("varnish_handling") == "cache_status");
   CHECK(canonical_field_name("body_bytes_sent").empty());
 }
+
+TEST_CASE("Phase timers: curl's cumulative timers as phases, nginx's upstream timers, a queue wait",
+          "[parse][phases]") {
+  const auto phase = [](const Record& r, Phase p) { return r.phases[static_cast<std::size_t>(p)]; };
+  auto parser = format_named("generic").make_parser();
+  parser->learn({"2026-12-01T22:41:19.440810Z INFO client req=1 op=start url=http://a/"}, {2026, 0});
+  Record record;
+  // curl's -w timers, cumulative from the start: connect less namelookup, starttransfer less connect.
+  REQUIRE(parser->parse("2026-12-01T22:41:19.688825Z INFO client req=1 op=response namelookup_ms=1.5 "
+                        "connect_ms=202.5 starttransfer_ms=205.0 ms=206.0 ok",
+                        record) == ParseStatus::parsed);
+  CHECK(phase(record, Phase::lookup) == 1'500'000);
+  CHECK(phase(record, Phase::connect) == 201'000'000);
+  CHECK(phase(record, Phase::response) == 2'500'000);
+  CHECK(record.duration == 206'000'000);  // the line's own total, not its first timer
+  // Timers of phases that do not add up (a pool's queue, a lock wait): as written.
+  REQUIRE(parser->parse("2026-12-01T22:41:20Z INFO api req=2 queue_ms=35 lock_wait_ms=12 duration_ms=80", record) ==
+          ParseStatus::parsed);
+  CHECK(phase(record, Phase::queue) == 35'000'000);
+  CHECK(phase(record, Phase::lock) == 12'000'000);
+  CHECK(record.duration == 80'000'000);
+  // A count is not a time: no unit, no phase.
+  record = Record{};  // as the reader hands each line a fresh one
+  REQUIRE(parser->parse("2026-12-01T22:41:21Z INFO api req=3 queue=3 took 5 ms", record) == ParseStatus::parsed);
+  CHECK(phase(record, Phase::queue) == -1);
+
+  // nginx's log_format with rt=$request_time uct="$upstream_connect_time" uht=… urt=…
+  Record access;
+  REQUIRE(parse_with("access-log",
+                     "10.0.0.1 - - [29/Nov/2026:21:03:04 +0000] \"GET /a HTTP/1.1\" 200 512 \"-\" \"curl/8\" "
+                     "rt=1.052 uct=\"1.001\" uht=\"1.050\" urt=\"1.051\"",
+                     access) == ParseStatus::parsed);
+  CHECK(access.duration == 1'052'000'000);
+  CHECK(phase(access, Phase::connect) == 1'001'000'000);
+  CHECK(phase(access, Phase::response) == 49'000'000);
+  CHECK(phase(access, Phase::transfer) == 1'000'000);
+  // $upstream_response_time alone is the upstream's response, not a transfer.
+  access = Record{};
+  REQUIRE(parse_with("access-log",
+                     "10.0.0.1 - - [29/Nov/2026:21:03:04 +0000] \"GET /a HTTP/1.1\" 200 512 \"-\" \"curl/8\" "
+                     "upstream_response_time=0.040",
+                     access) == ParseStatus::parsed);
+  CHECK(phase(access, Phase::response) == 40'000'000);
+  CHECK(phase(access, Phase::transfer) == -1);
+}

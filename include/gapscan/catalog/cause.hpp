@@ -99,6 +99,9 @@ struct Cause {
   std::string summary;
   std::vector<std::string> shapes;  ///< PER-OP, PERIODIC, ONE-OFF, QUANTISED, CAPPED, SERIALISED
   double evidence_weight = 0.5;     ///< how much naming this cause depends on the evidence
+  /// The phases of a request its delay lands in (parse::Phase names: connect, lookup, response
+  /// …); a duration of another phase counts against it. Empty: any.
+  std::vector<std::string> phases;
   /// A cause that shapes other causes' delays rather than making one (the kernel's timer tick
   /// rounding a stall up to whole jiffies): it annotates the cause it modifies and never
   /// replaces it as the name of a finding that another cause explains.

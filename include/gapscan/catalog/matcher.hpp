@@ -29,6 +29,11 @@ struct CauseMatch {
   double shape_factor = 0;         ///< compatibility of the finding's shape with the cause's (0-1)
   double evidence = 0;             ///< combined evidence score (0-1)
   double counter = 1;              ///< product of the counter-evidence factors (1: none matched)
+  /// The phase of the request the finding's durations are (a proxy's connect timer), when they
+  /// are one's, and whether the cause's delay lands there: 1 it does, -1 it does not (counted
+  /// against), 0 not told (no phase, or the cause names none).
+  std::string phase;
+  int phase_fit = 0;
   double confidence = 0;
   std::vector<EvidenceHit> hits;
   /// Windows made from a setting the log itself states (a timeout a line sets): the storage

@@ -3,6 +3,7 @@
 // key=value pairs (reqId=…, request_id=…) and keys of a trailing JSON object.
 
 #include <gapscan/core/time.hpp>
+#include <gapscan/parse/record.hpp>
 
 #include <cstdint>
 #include <string>
@@ -78,7 +79,16 @@ bool parse_duration(std::string_view text, DurationNs unit, DurationNs& out, std
 /// "took 12 ms", "completed in 1.5s". The first such field counts, except that of curl's
 /// cumulative timers time_total counts (or, without it, the last timer written).
 /// False when the text logs none.
-bool find_duration(std::string_view text, DurationNs& out, std::uint8_t& digits);
+/// With `phases`, the phase timers among those fields are also read (phase_of_key): a phase key
+/// is the line's duration only when it names no other (curl's time_total, else the largest).
+bool find_duration(std::string_view text, DurationNs& out, std::uint8_t& digits,
+                   std::array<DurationNs, k_phase_count>* phases = nullptr);
+
+/// The phase a timer's key names, with any unit suffix (`connect_ms`, `time_connect`,
+/// `upstream_connect_time`, nginx's short `uct`/`uht`/`urt`, `queue_ms`, `lock_time`,
+/// `tls_handshake_ms`, `ttfb`), and whether its value counts from the start of the request
+/// (curl's and nginx's timers: each includes the phases before it). -1 for another key.
+int phase_of_key(std::string_view key, bool& cumulative);
 
 /// The unit a field's name implies for its value: its suffix (`wait_ms`, `latencyUs`), or
 /// seconds for curl's timers, request_time, rt and nginx's upstream_*_time; 0 when the name

@@ -3,10 +3,19 @@
 
 #include <gapscan/core/time.hpp>
 
+#include <array>
 #include <cstdint>
 #include <string_view>
 
 namespace gapscan::parse {
+
+/// The phases of a request that proxies, clients and databases time (docs/formats.md, "Phase
+/// timers"): a name lookup, a wait in a queue or pool, the TCP connect, the TLS handshake,
+/// reading the client's request, waiting for the response's first byte, the rest of the
+/// transfer, a lock wait.
+enum class Phase : std::uint8_t { lookup, queue, connect, tls, request, response, transfer, lock };
+inline constexpr std::size_t k_phase_count = 8;
+std::string_view to_string(Phase phase);
 
 /// Views into the line that was parsed; valid as long as that line is.
 struct Record {
@@ -28,8 +37,11 @@ struct Record {
                                      ///< empty for lines that name their own fields (key=value, JSON)
   bool completion = false;           ///< the line reports a finished request (an access-log line); a line that
                                      ///< logs a duration is taken as one too
-  std::uint32_t template_id = 0;     ///< the message's template (message_template.hpp), low 32 bits of its hash;
-                                     ///< 0: not computed (set by the scan before the record joins a stream)
+  /// The time each phase of the request took, as the line's timers say (the difference of
+  /// cumulative ones: curl's time_connect less time_namelookup); -1 where the line says none.
+  std::array<DurationNs, k_phase_count> phases = {-1, -1, -1, -1, -1, -1, -1, -1};
+  std::uint32_t template_id = 0;  ///< the message's template (message_template.hpp), low 32 bits of its hash;
+                                  ///< 0: not computed (set by the scan before the record joins a stream)
 };
 
 }  // namespace gapscan::parse

@@ -141,6 +141,14 @@ class AccessLogParser final : public LineParser {
         if (!value.empty()) parse_duration(value, k_ns_per_s, record.duration, record.duration_digits);
       }
     }
+    // Phase timers appended as pairs: nginx's upstream timers (`uct="0.001" uht="0.050"
+    // urt="0.051"`, `upstream_connect_time=…`), a queue or lock wait.
+    record.phases.fill(-1);
+    if (line.find('=', pos) != std::string_view::npos) {
+      DurationNs total = 0;
+      std::uint8_t total_digits = 0;
+      find_duration(line.substr(pos), total, total_digits, &record.phases);
+    }
     record.fields = m_fields;
     if (!web_server) return ParseStatus::parsed;
 

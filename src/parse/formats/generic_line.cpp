@@ -342,7 +342,7 @@ class GenericLineParser final : public LineParser {
     if (record.group.empty()) record.group = syslog_tag(record.message);
     if (record.group.empty()) record.group = bracketed_request_id(record.message);
     if (record.group.empty()) record.group = process_key(line, record.message, m_key);
-    find_duration(record.message, record.duration, record.duration_digits);
+    find_duration(record.message, record.duration, record.duration_digits, &record.phases);
     return ParseStatus::parsed;
   }
 
