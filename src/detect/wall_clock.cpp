@@ -109,6 +109,87 @@ struct Tally {
   }
 };
 
+/// Each cycle's contrast in every window (cycles: cycle -> its kinds' cells).
+template <typename Cycles>
+std::vector<Contrast> contrasts(const Cycles& cycles) {
+  constexpr int k_bins = WallClock::k_bins;
+  std::vector<Contrast> contrast(cycles.size() * k_windows);
+  {
+    std::size_t c = 0;
+    std::array<double, k_windows> weighted{}, weights{}, within{}, dof{};
+    for (const auto& [index, records] : cycles) {
+      weighted.fill(0);
+      weights.fill(0);
+      within.fill(0);
+      dof.fill(0);
+      for (const auto* cells : records) {
+        std::array<double, k_bins + 1> n{}, sum{}, sq{};
+        for (int b = 0; b < k_bins; ++b) {
+          const auto i = static_cast<std::size_t>(b);
+          n[i + 1] = n[i] + cells->n[i];
+          sum[i + 1] = sum[i] + cells->sum[i];
+          sq[i + 1] = sq[i] + cells->squares[i];
+        }
+        const double total_n = n[k_bins], total_sum = sum[k_bins], total_sq = sq[k_bins];
+        if (total_n < 3) continue;
+        for (int w = 0; w < k_windows; ++w) {
+          const auto [start, width] = window_of(w);
+          const auto a = static_cast<std::size_t>(start);
+          const auto e = static_cast<std::size_t>(start + width);
+          const auto part_of = [&](const std::array<double, k_bins + 1>& x) {
+            return e <= k_bins ? x[e] - x[a] : x[k_bins] - x[a] + x[e - k_bins];
+          };
+          const double in_n = part_of(n), out_n = total_n - in_n;
+          if (in_n < 1 || out_n < 2) continue;
+          const double in_sum = part_of(sum), out_sum = total_sum - in_sum;
+          const double in_sq = part_of(sq), out_sq = total_sq - in_sq;
+          const double h = in_n * out_n / total_n;
+          const auto i = static_cast<std::size_t>(w);
+          weighted[i] += h * (in_sum / in_n - out_sum / out_n);
+          weights[i] += h;
+          within[i] +=
+              std::max(0.0, in_sq - in_sum * in_sum / in_n) + std::max(0.0, out_sq - out_sum * out_sum / out_n);
+          dof[i] += total_n - 2;
+        }
+      }
+      for (std::size_t i = 0; i < static_cast<std::size_t>(k_windows); ++i) {
+        if (weights[i] <= 0 || dof[i] <= 0) continue;
+        const double variance = std::max(within[i] / dof[i], k_min_variance);
+        contrast[c * k_windows + i] = {static_cast<float>(weighted[i] / weights[i]),
+                                       static_cast<float>(variance / weights[i])};
+      }
+      ++c;
+    }
+  }
+  return contrast;
+}
+
+/// The values inside the slowdown's window and outside it, and the longest inside as examples.
+template <typename Part>
+void describe_window(const Part& p, WallClockSlowdown& out) {
+  constexpr int k_bins = WallClock::k_bins;
+  const int start = out.start, width = out.width;
+  double in_n = 0, in_sum = 0, out_n = 0, out_sum = 0;
+  for (const auto& [key, cells] : p.records) {
+    for (int b = 0; b < k_bins; ++b) {
+      const auto j = static_cast<std::size_t>(b);
+      (inside(b, start, width) ? in_n : out_n) += cells.n[j];
+      (inside(b, start, width) ? in_sum : out_sum) += cells.sum[j];
+    }
+  }
+  out.values_in = static_cast<std::uint64_t>(in_n);
+  out.values_out = static_cast<std::uint64_t>(out_n);
+  out.inside_ns = in_n > 0 ? 1e6 * std::exp(in_sum / in_n) : 0;
+  out.outside_ns = out_n > 0 ? 1e6 * std::exp(out_sum / out_n) : 0;
+  for (int b = 0; b < k_bins; ++b) {
+    const stats::GapSample& e = p.examples[static_cast<std::size_t>(b)];
+    if (inside(b, start, width) && e.gap > 0) out.examples.push_back(e);
+  }
+  std::sort(out.examples.begin(), out.examples.end(),
+            [](const stats::GapSample& a, const stats::GapSample& b) { return a.gap > b.gap; });
+  if (out.examples.size() > k_examples) out.examples.resize(k_examples);
+}
+
 /// log10 of the normal distribution's upper tail at z.
 double log10_normal_tail(double z) {
   if (z < 30) return std::log10(std::max(0.5 * std::erfc(z / std::sqrt(2.0)), 1e-300));
@@ -329,56 +410,8 @@ std::optional<WallClockSlowdown> WallClock::test(Series series, Fold fold, doubl
   std::map<std::int64_t, std::vector<const Cells*>> cycles;
   for (const auto& [key, cells] : p.records) cycles[cycle_of(key)].push_back(&cells);
   if (cycles.size() < min_cycles(fold)) return std::nullopt;
-  // Each cycle's contrast in every window.
   const std::size_t n_cycles = cycles.size();
-  std::vector<Contrast> contrast(n_cycles * k_windows);
-  {
-    std::size_t c = 0;
-    std::array<double, k_windows> weighted{}, weights{}, within{}, dof{};
-    for (const auto& [index, records] : cycles) {
-      weighted.fill(0);
-      weights.fill(0);
-      within.fill(0);
-      dof.fill(0);
-      for (const Cells* cells : records) {
-        std::array<double, k_bins + 1> n{}, sum{}, sq{};
-        for (int b = 0; b < k_bins; ++b) {
-          const auto i = static_cast<std::size_t>(b);
-          n[i + 1] = n[i] + cells->n[i];
-          sum[i + 1] = sum[i] + cells->sum[i];
-          sq[i + 1] = sq[i] + cells->squares[i];
-        }
-        const double total_n = n[k_bins], total_sum = sum[k_bins], total_sq = sq[k_bins];
-        if (total_n < 3) continue;
-        for (int w = 0; w < k_windows; ++w) {
-          const auto [start, width] = window_of(w);
-          const auto a = static_cast<std::size_t>(start);
-          const auto e = static_cast<std::size_t>(start + width);
-          const auto part_of = [&](const std::array<double, k_bins + 1>& x) {
-            return e <= k_bins ? x[e] - x[a] : x[k_bins] - x[a] + x[e - k_bins];
-          };
-          const double in_n = part_of(n), out_n = total_n - in_n;
-          if (in_n < 1 || out_n < 2) continue;
-          const double in_sum = part_of(sum), out_sum = total_sum - in_sum;
-          const double in_sq = part_of(sq), out_sq = total_sq - in_sq;
-          const double h = in_n * out_n / total_n;
-          const auto i = static_cast<std::size_t>(w);
-          weighted[i] += h * (in_sum / in_n - out_sum / out_n);
-          weights[i] += h;
-          within[i] +=
-              std::max(0.0, in_sq - in_sum * in_sum / in_n) + std::max(0.0, out_sq - out_sum * out_sum / out_n);
-          dof[i] += total_n - 2;
-        }
-      }
-      for (std::size_t i = 0; i < static_cast<std::size_t>(k_windows); ++i) {
-        if (weights[i] <= 0 || dof[i] <= 0) continue;
-        const double variance = std::max(within[i] / dof[i], k_min_variance);
-        contrast[c * k_windows + i] = {static_cast<float>(weighted[i] / weights[i]),
-                                       static_cast<float>(variance / weights[i])};
-      }
-      ++c;
-    }
-  }
+  const std::vector<Contrast> contrast = contrasts(cycles);
   const std::size_t floor_cycles = min_cycles(fold);
   const auto tally = [&](const std::vector<int>* turns) {
     Tally t;
@@ -443,25 +476,7 @@ std::optional<WallClockSlowdown> WallClock::test(Series series, Fold fold, doubl
   out.slower = observed.slower[i];
   out.z = observed.z(shown);
   out.log10_p = log10_p;
-  double in_n = 0, in_sum = 0, out_n = 0, out_sum = 0;
-  for (const auto& [key, cells] : p.records) {
-    for (int b = 0; b < k_bins; ++b) {
-      const auto j = static_cast<std::size_t>(b);
-      (inside(b, start, width) ? in_n : out_n) += cells.n[j];
-      (inside(b, start, width) ? in_sum : out_sum) += cells.sum[j];
-    }
-  }
-  out.values_in = static_cast<std::uint64_t>(in_n);
-  out.values_out = static_cast<std::uint64_t>(out_n);
-  out.inside_ns = in_n > 0 ? 1e6 * std::exp(in_sum / in_n) : 0;
-  out.outside_ns = out_n > 0 ? 1e6 * std::exp(out_sum / out_n) : 0;
-  for (int b = 0; b < k_bins; ++b) {
-    const stats::GapSample& e = p.examples[static_cast<std::size_t>(b)];
-    if (inside(b, start, width) && e.gap > 0) out.examples.push_back(e);
-  }
-  std::sort(out.examples.begin(), out.examples.end(),
-            [](const stats::GapSample& a, const stats::GapSample& b) { return a.gap > b.gap; });
-  if (out.examples.size() > k_examples) out.examples.resize(k_examples);
+  describe_window(p, out);
   return out;
 }
 

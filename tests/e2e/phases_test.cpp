@@ -26,7 +26,8 @@ void write_proxy_log(const std::string& path, bool drops) {
   double t = 1'764'428'647.0;
   for (int i = 0; i < 600; ++i) {
     t += random.uniform() * 1.0;
-    const double connect = drops && i % 5 == 2 ? 1.0 + 0.003 + random.uniform() * 0.004 : 0.0005 + random.uniform() * 0.001;
+    const double connect =
+        drops && i % 5 == 2 ? 1.0 + 0.003 + random.uniform() * 0.004 : 0.0005 + random.uniform() * 0.001;
     const double header = connect + random.lognormal(0.030, 0.4);
     const double total = header + 0.0005 + random.uniform() * 0.002;
     const auto seconds = static_cast<std::time_t>(t + total);
