@@ -20,9 +20,15 @@ GAPSCAN_BUILD_PACKAGES=(
 # for the GNU parallel recipe's test, which starts its own sshd on a private port of 127.0.0.1
 # (Debian also enables the system's sshd when openssh-server is installed: `systemctl disable
 # --now ssh` if that machine should not have one); python3-distributed for the Dask recipe's test
-# (tests/distributed).
+# (tests/distributed). haproxy, nginx, mariadb-server and python3-pymysql for the network-fault
+# tests' live servers (tests/netfaults: haproxy_*.sh, nginx_upstream.sh, mariadb_lock.sh), which
+# start private instances with their own config files; the system services these packages
+# enable and start on install are stopped and disabled when gapscan_install installs them.
 GAPSCAN_TEST_PACKAGES=(memcached redis-server php-cli php-memcached php-redis procps tzdata python3 iproute2 nftables dnsmasq-base curl jq python3-markdown chromium
-  parallel rsync openssh-client openssh-server python3-distributed)
+  parallel rsync openssh-client openssh-server python3-distributed
+  haproxy nginx mariadb-server python3-pymysql)
+# Installed for the tests' private instances only: the system service each starts is not wanted.
+GAPSCAN_QUIET_SERVICES=(haproxy:haproxy nginx:nginx mariadb-server:mariadb)
 # Fuzzing (scripts/fuzz.sh): clang with libFuzzer and the sanitizers' runtime; zstd for seeds.
 GAPSCAN_FUZZ_PACKAGES=(clang libclang-rt-14-dev python3 zstd)
 # CI extras: format and lint checks; python3 for the corpus scorer (bench/score_corpus.sh);
@@ -59,7 +65,22 @@ gapscan_install() {
   fi
   echo "gapscan: installing ${missing[*]}" >&2
   "${run[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null
-  "${run[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+  "${run[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null || return
+  # the servers installed just now for the tests' private instances: their system services
+  # stopped and disabled (an installation made before, by anyone else, is left alone)
+  local entry package unit
+  for entry in "${GAPSCAN_QUIET_SERVICES[@]}"; do
+    package=${entry%%:*} unit=${entry#*:}
+    [[ " ${missing[*]} " == *" $package "* ]] || continue
+    if [[ -d /run/systemd/system ]]; then
+      "${run[@]}" systemctl disable --now "$unit" >/dev/null 2>&1
+    else
+      "${run[@]}" systemctl disable "$unit" >/dev/null 2>&1 || "${run[@]}" update-rc.d "$unit" disable >/dev/null 2>&1
+      [[ -x /etc/init.d/$unit ]] && "${run[@]}" /etc/init.d/"$unit" stop >/dev/null 2>&1
+    fi
+    echo "gapscan: stopped and disabled the $unit service that $package installed" >&2
+  done
+  return 0
 }
 
 # gapscan_build DIR TYPE TARGET [CMAKE ARGS...] : configures and builds TARGET (all: every

@@ -232,6 +232,8 @@ FactShare fact_share(const detect::Finding& finding, std::string_view fact) {
   if (fact == "wall_clock" && finding.wall_clock && finding.wall_clock->cycles >= k_fact_min_tested)
     return {static_cast<double>(finding.wall_clock->slower) / static_cast<double>(finding.wall_clock->cycles),
             finding.wall_clock->cycles};
+  if (fact == "queue_saturation" && finding.saturation && finding.saturation->waited >= k_fact_min_tested)
+    return {1.0, finding.saturation->waited};
   return {};
 }
 
@@ -291,6 +293,29 @@ void weigh_phase(CauseMatch& match, const detect::Finding& finding, const Cause&
     match.evidence = 1 - (1 - match.evidence) * (1 - k_phase_weight);
   else
     match.counter *= k_phase_against;
+}
+
+/// The windows of a CAPPED cause with one more: the ceiling the finding's durations pile at
+/// (detect::CapDetail), a timeout whose setting the log does not state.
+std::shared_ptr<const std::vector<DelayWindow>> with_observed_cap(
+    std::shared_ptr<const std::vector<DelayWindow>> windows, const detect::CapDetail& cap, const Cause& cause) {
+  if (std::find(cause.shapes.begin(), cause.shapes.end(), "CAPPED") == cause.shapes.end()) return windows;
+  auto out = std::make_shared<std::vector<DelayWindow>>(windows ? *windows : std::vector<DelayWindow>{});
+  DelayWindow window;
+  window.value_ms = cap.value_ns / 1e6;
+  const std::string value =
+      window.value_ms >= 1000 ? fmt::format("{:g} s", window.value_ms / 1000) : fmt::format("{:g} ms", window.value_ms);
+  window.tolerance_ms = std::max(0.5, window.value_ms * 0.005);
+  window.compare_upper = true;
+  window.late_ms = std::max(3.0, window.value_ms * 0.01);
+  window.label = fmt::format("a ceiling at {}: no duration longer, {} shorter (a timeout cuts the waits off there)",
+                             value, cap.shorter);
+  window.implies = fmt::format(
+      "The durations pile at {} and none goes beyond it, while many end sooner: a timeout of {} cut the "
+      "longest waits off, so what they waited for took longer still (the statement or request failed there).",
+      value, value);
+  out->push_back(std::move(window));
+  return out;
 }
 
 double combine(double s, const CauseMatch& match, double evidence_weight) {
@@ -378,6 +403,7 @@ CauseMatch match_cause(const detect::Finding& finding, const Cause& cause, doubl
   CauseMatch match;
   match.cause = &cause;
   if (configured && !configured->empty()) match.configured = std::move(configured);
+  if (finding.cap) match.configured = with_observed_cap(match.configured, *finding.cap, cause);
   if (finding.trigger) {
     // Stalls around trigger lines: the cause that owns the pattern is named by it; the stall's
     // length depends on the system (a fork costs ~10-25 ms per GiB), so no delay window is
@@ -527,7 +553,8 @@ std::vector<Suspect> fold_same_cause(std::vector<Suspect> ranked) {
   std::map<const Cause*, std::size_t> group_of;
   for (std::size_t i = 0; i < ranked.size(); ++i) {
     const Suspect& suspect = ranked[i];
-    if (suspect.best.cause == nullptr || suspect.finding->trigger || suspect.finding->wall_clock) {
+    if (suspect.best.cause == nullptr || suspect.finding->trigger || suspect.finding->wall_clock ||
+        suspect.finding->saturation) {
       groups.push_back({i});
       continue;
     }

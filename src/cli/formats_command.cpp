@@ -17,7 +17,10 @@ int formats_command(const std::vector<std::string>& args) {
   }
   std::string text;
   for (const parse::FormatInfo& format : parse::builtin_formats()) {
-    text += fmt::format("{}\n  {}\n  sample: {}\n\n", format.name, format.description, format.sample);
+    std::string sample = format.sample;  // an entry's lines one under the other
+    for (std::size_t at = sample.find('\n'); at != std::string::npos; at = sample.find('\n', at + 11))
+      sample.replace(at, 1, "\n          ");
+    text += fmt::format("{}\n  {}\n  sample: {}\n\n", format.name, format.description, sample);
   }
   text += "Presets (--format-file NAME; the fields each line names are shown by `gapscan events -o json`)\n\n";
   std::vector<Diagnostic> diagnostics;

@@ -14,6 +14,7 @@
 #include <gapscan/parse/fields.hpp>
 #include <gapscan/parse/message_template.hpp>
 #include <gapscan/parse/record_reader.hpp>
+#include <gapscan/parse/statement.hpp>
 #include <gapscan/report/build.hpp>
 #include <gapscan/source/follow.hpp>
 #include <gapscan/source/input.hpp>
@@ -176,13 +177,17 @@ report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Enco
                                       config.group_by.mode == parse::GroupBy::Mode::regex;
           std::string_view group = explicit_group ? record.group : std::string_view();
           std::string operation;
-          if (!explicit_group) {
+          if (!explicit_group && !record.statement.empty()) {  // a database's statement: by its fingerprint
+            group = operation.assign("query=").append(parse::statement_fingerprint(record.statement));
+          } else if (!explicit_group) {
             const std::string_view op = parse::find_operation(text);
             if (!op.empty()) group = operation.assign("op=").append(op);
           }
           pipeline.durations->add(group, record.duration, record.duration_digits, location, text, record.fields);
         }
         // Each phase its line times is a duration of that phase (docs/formats.md, "Phase timers").
+        if (std::any_of(record.phases.begin(), record.phases.end(), [](DurationNs v) { return v >= 0; }))
+          pipeline.durations->add_phases(record.phases, record.duration);
         for (std::size_t p = 0; p < record.phases.size(); ++p) {
           if (record.phases[p] <= 0) continue;
           std::string group = "phase=";
@@ -316,8 +321,8 @@ struct ScanParts {
 };
 
 report::Report report_of(detect::DetectionResult& detection, std::vector<detect::Finding> duration_findings,
-                         const ScanParts& parts, std::vector<report::Input> inputs, std::vector<Diagnostic> diagnostics,
-                         bool explain) {
+                         const detect::PhaseProfile& phases, const ScanParts& parts, std::vector<report::Input> inputs,
+                         std::vector<Diagnostic> diagnostics, bool explain) {
   detect::add_duration_findings(detection, std::move(duration_findings));
   std::vector<catalog::Suspect> suspects =
       catalog::rank_suspects(detection.findings, *parts.catalog, detection.markers);
@@ -345,6 +350,7 @@ report::Report report_of(detect::DetectionResult& detection, std::vector<detect:
   results.catalog = parts.catalog;
   results.inputs = std::move(inputs);
   results.diagnostics = std::move(diagnostics);
+  results.phases = &phases;
   report::Report report = report::build_report(results);
   report.explain = explain;
   return report;
@@ -356,8 +362,9 @@ report::Report report_of_state(ScanState& state, const catalog::Catalog& catalog
   for (const std::string& name : state.sources) sources.add(name);
   detect::DetectionResult detection = state.analyzer->finish();
   const ScanParts parts{&catalog, &state.templates, state.derived_streams, &state.grouping, &state.lines, &sources};
-  return report_of(detection, state.durations.finish(), parts, std::move(state.inputs), std::move(state.diagnostics),
-                   explain);
+  std::vector<detect::Finding> duration_findings = state.durations.finish();
+  return report_of(detection, std::move(duration_findings), state.durations.phase_profile(), parts,
+                   std::move(state.inputs), std::move(state.diagnostics), explain);
 }
 
 /// --follow: finishes a copy of the analysis so far (the inputs read, `analyzed`, and the one
@@ -374,7 +381,9 @@ void announce_likely(const detect::Analyzer& analyzed, const detect::Analyzer& a
   detect::DetectionResult detection = copy->finish();
   detect::DurationAnalyzer durations_now = durations_analyzed;
   durations_now.merge(detect::DurationAnalyzer(durations));
-  const report::Report now = report_of(detection, durations_now.finish(), parts, {}, {}, config.explain);
+  std::vector<detect::Finding> duration_findings = durations_now.finish();
+  const report::Report now =
+      report_of(detection, std::move(duration_findings), durations_now.phase_profile(), parts, {}, {}, config.explain);
   for (const report::Finding& finding : now.findings) {
     if (finding.likely && finding.cause != "unknown" && announced.insert(finding.cause).second)
       config.on_suspect(finding, now, records);

@@ -131,6 +131,27 @@ void describe_members(const std::vector<double>& members, Finding& f) {
   f.rel_width = f.centre_ns > 0 ? (f.hi_ns - f.lo_ns) / f.centre_ns : 0;
 }
 
+/// Whether the mode described in `f` is the ceiling of its group's `sorted` values: a tight
+/// pile at a round value (a multiple of 100 ms from 1 s, of 50 ms from 100 ms, else of 10 ms),
+/// at or just above it (a timer fires late, never early), none longer but a stray one in 200,
+/// and a tenth of the pile or more that ended sooner.
+std::optional<CapDetail> cap_of(const Finding& f, const std::vector<double>& sorted, std::size_t members) {
+  constexpr double k_max_rel_width = 0.01;
+  if (f.rel_width > k_max_rel_width || f.centre_ns < 10e6 || sorted.empty()) return std::nullopt;
+  const double step = f.centre_ns >= 1e9 ? 100e6 : f.centre_ns >= 100e6 ? 50e6 : 10e6;
+  const double value = std::round(f.lo_ns / step) * step;
+  if (value <= 0 || f.lo_ns < value * 0.998 - 0.5e6 || f.centre_ns > value * 1.01 + 3e6) return std::nullopt;
+  CapDetail cap;
+  cap.value_ns = value;
+  const double above = f.hi_ns * 1.002 + 2e6, below = f.lo_ns * 0.98;
+  cap.longer = static_cast<std::uint64_t>(sorted.end() - std::upper_bound(sorted.begin(), sorted.end(), above));
+  cap.shorter = static_cast<std::uint64_t>(std::lower_bound(sorted.begin(), sorted.end(), below) - sorted.begin());
+  const auto n = static_cast<double>(sorted.size());
+  if (static_cast<double>(cap.longer) > std::max(1.0, 0.005 * n)) return std::nullopt;
+  if (cap.shorter < std::max<std::size_t>(5, members / 10)) return std::nullopt;
+  return cap;
+}
+
 }  // namespace
 
 std::vector<double> DurationAnalyzer::scan_group(Group& group, std::vector<std::vector<double>>& modes,
@@ -204,6 +225,7 @@ void DurationAnalyzer::add_examples(const std::string& key, const Group& group, 
 }
 
 void DurationAnalyzer::merge(DurationAnalyzer&& other) {
+  m_profile.merge(other.m_profile);
   for (auto& [key, theirs] : other.m_groups) {
     auto found = m_groups.find(key);
     if (found == m_groups.end()) {
@@ -253,24 +275,31 @@ std::vector<Finding> DurationAnalyzer::finish() {
     for (std::size_t m = 0; m < members.size(); ++m) modes.push_back({std::move(members[m]), log10_ps[m], 1});
     const double total = std::accumulate(sorted.begin(), sorted.end(), 0.0);
     std::vector<Finding> group_findings;
+    double resolution = 1;
+    for (int d = group.digits; d < 9; ++d) resolution *= 10;
     for (DurationMode& mode : fold_bands(std::move(modes), sorted)) {
       Finding f;
       f.values = ValueKind::duration;
       f.group = key;
       describe_members(mode.members, f);
       if (f.rel_width > (mode.parts > 1 ? m_options.max_band_rel_width : m_options.max_rel_width)) continue;
+      // Values of one or two steps of the resolution they are written in (HAProxy's connect
+      // time of 1 ms) are the log's rounding, not a delay.
+      if (f.hi_ns <= 2 * resolution) continue;
       f.gaps = mode.members.size();
       f.member_time_ns = std::accumulate(mode.members.begin(), mode.members.end(), 0.0);
       f.wall_share = total > 0 ? f.member_time_ns / total : 0;  // of all logged time in the group
       f.shape = Shape::one_off;
       f.log10_p = f.log10_p_pooled = std::min(0.0, mode.log10_p + log10_groups);
       f.duration_values = group.values.size();
+      f.cap = cap_of(f, sorted, mode.members.size());
       add_examples(key, group, f);
       if (f.log10_p <= std::log10(m_options.alpha)) group_findings.push_back(std::move(f));
     }
     fold_group_lattice(group, group_findings);
     for (Finding& f : group_findings) findings.push_back(std::move(f));
   }
+  if (std::optional<Finding> saturation = m_profile.saturation()) findings.push_back(std::move(*saturation));
   std::sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) { return a.log10_p < b.log10_p; });
   return findings;
 }

@@ -654,7 +654,31 @@ struct StateCodec {
         examples.push_back(Json::array({e.hash, e.value, location(e.where), e.line, e.fields}));
       groups.push_back(Json::array({key, values, g.threshold, examples, g.example_threshold, g.seen, g.digits}));
     }
-    return Json::array({groups, d.m_values, d.m_dropped_values});
+    return Json::array({groups, d.m_values, d.m_dropped_values, phase_profile(d.m_profile)});
+  }
+  Json phase_profile(const PhaseProfile& profile) const {
+    Json phases = Json::array();
+    for (const PhaseProfile::Phase& p : profile.m_phases) {
+      Json bins = Json::array();
+      for (std::size_t b = 0; b < p.bins.size(); ++b) {
+        if (p.bins[b] != 0) bins.push_back(Json::array({b, p.bins[b]}));
+      }
+      phases.push_back(Json::array({p.requests, p.spent, p.total_ns, p.longest, bins}));
+    }
+    return Json::array({phases, profile.m_records, profile.m_total_ns});
+  }
+  void phase_profile(const Json& j, PhaseProfile& profile) const {
+    for (std::size_t i = 0; i < profile.m_phases.size() && i < j.at(0).size(); ++i) {
+      const Json& p = j.at(0).at(i);
+      PhaseProfile::Phase& phase = profile.m_phases[i];
+      phase.requests = p.at(0).get<std::uint64_t>();
+      phase.spent = p.at(1).get<std::uint64_t>();
+      phase.total_ns = p.at(2).get<double>();
+      phase.longest = p.at(3).get<DurationNs>();
+      for (const Json& bin : p.at(4)) phase.bins.at(bin.at(0).get<std::size_t>()) = bin.at(1).get<std::uint64_t>();
+    }
+    profile.m_records = j.at(1).get<std::uint64_t>();
+    profile.m_total_ns = j.at(2).get<double>();
   }
   void durations(const Json& j, DurationAnalyzer& d) const {
     for (const Json& g : j.at(0)) {
@@ -673,6 +697,7 @@ struct StateCodec {
     }
     d.m_values = j.at(1).get<std::uint64_t>();
     d.m_dropped_values = j.at(2).get<std::uint64_t>();
+    phase_profile(j.at(3), d.m_profile);
   }
 };
 

@@ -624,6 +624,21 @@ bool find_duration_phrase(std::string_view text, DurationNs& out, std::uint8_t& 
   return false;
 }
 
+/// PostgreSQL's log_lock_waits line when the wait ends: "process 17544 acquired ShareLock on
+/// transaction 1478 after 2064.992 ms" (the wait's length; "still waiting for … after" is the
+/// deadlock check's report at deadlock_timeout, not a wait's end).
+bool find_lock_wait_phrase(std::string_view text, DurationNs& out, std::uint8_t& digits) {
+  const std::size_t acquired = text.find(" acquired ");
+  if (acquired == std::string_view::npos) return false;
+  const std::size_t lock = text.find("Lock on ", acquired);
+  const std::size_t after = lock == std::string_view::npos ? lock : text.find(" after ", lock);
+  if (after == std::string_view::npos) return false;
+  const std::string_view rest = text.substr(after + 7);
+  const std::size_t length = number_length(rest);
+  const DurationNs unit = length == 0 ? 0 : unit_after_number(rest.substr(length));
+  return unit != 0 && parse_duration(rest.substr(0, length), unit, out, digits);
+}
+
 }  // namespace
 
 std::string_view to_string(Phase phase) {
@@ -849,6 +864,10 @@ bool find_duration(std::string_view text, DurationNs& out, std::uint8_t& digits,
   if (curl_phase) {
     out = curl_out;
     digits = curl_digits;
+    return true;
+  }
+  if (find_lock_wait_phrase(text, out, digits)) {
+    if (phases != nullptr) (*phases)[static_cast<std::size_t>(Phase::lock)] = out;
     return true;
   }
   return find_duration_phrase(text, out, digits);

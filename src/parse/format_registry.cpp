@@ -14,6 +14,8 @@ std::span<const FormatInfo> builtin_formats() {
       formats::monolog_line(),     //
       formats::monolog_json(),     //
       formats::access_log(),       //
+      formats::haproxy_log(),      //
+      formats::mysql_slow(),       //
       formats::mediawiki_debug(),  //
       formats::strace_relative(),  //
       formats::generic_line(),

@@ -79,9 +79,11 @@ void RecordReader::detect(const std::vector<std::string>& raw_sample) {
         parsed = true;
       }
     }
-    // An untimed claim counts only for a specific format, and for a line no format parses.
+    // An untimed claim (or a part of a multi-line entry) counts only for a specific format, and
+    // for a line no format parses.
     for (std::size_t i = 0; i < m_candidates.size() && !parsed; ++i) {
-      if (statuses[i] == ParseStatus::untimed && !m_candidates[i].info->generic) ++hits[i];
+      const bool claimed = statuses[i] == ParseStatus::untimed || statuses[i] == ParseStatus::part;
+      if (claimed && !m_candidates[i].info->generic) ++hits[i];
     }
   }
   for (Candidate& candidate : m_candidates) candidate.parser->restart();
@@ -382,6 +384,10 @@ LineClass RecordReader::classify(std::string_view text, const Unwrapped* envelop
       record.format = candidate.info->name;
       ++candidate.records;
       return accept(text, location, record);
+    }
+    if (status == ParseStatus::part) {  // the entry's record comes with a later line
+      ++m_account.continuation;
+      return LineClass::continuation;
     }
     if (status == ParseStatus::malformed && malformed_reason.empty()) {
       malformed_reason = candidate.parser->reason();

@@ -101,6 +101,11 @@ void add_details(Finding& out, const detect::Finding& f, const RunResults& resul
       w.job_lines.push_back({make_line(job.line, *results.sources), job.lines, job.aligned});
     out.wall_clock = std::move(w);
   }
+  if (f.saturation) {
+    const detect::SaturationDetail& d = *f.saturation;
+    out.saturation = Finding::Saturation{d.phase,        d.requests,     d.waited,           d.p10_ns / 1e6,
+                                         d.p50_ns / 1e6, d.p90_ns / 1e6, d.longest_ns / 1e6, d.time_share};
+  }
   if (f.periodic) {
     const detect::PeriodicDetail& d = *f.periodic;
     out.periodic =
@@ -402,6 +407,38 @@ void add_analysis(Report& report, const RunResults& results) {
 
 }  // namespace
 
+/// The phase profile: each phase that some line times, most time first, with the finding of
+/// its values.
+void add_phases(Report& report, const detect::PhaseProfile& profile) {
+  report.phase_requests = profile.records();
+  for (std::size_t p = 0; p < parse::k_phase_count; ++p) {
+    const auto which = static_cast<parse::Phase>(p);
+    const detect::PhaseProfile::Phase& phase = profile.phase(which);
+    if (phase.spent == 0) continue;  // timed, but never for a millisecond: nothing went there
+    PhaseRow row;
+    row.phase = std::string(parse::to_string(which));
+    row.requests = phase.requests;
+    row.spent = phase.spent;
+    row.time_share = profile.total_ns() > 0 ? phase.total_ns / profile.total_ns() : 0;
+    row.median_ms = profile.quantile(which, 0.5) / 1e6;
+    row.p90_ms = profile.quantile(which, 0.9) / 1e6;
+    row.longest_ms = static_cast<double>(phase.longest) / 1e6;
+    const std::string group = "phase=" + row.phase;
+    for (const Finding& f : report.findings) {  // ranked: the first is the best
+      if (f.values != "durations" || f.group != group) continue;
+      row.finding_rank = f.rank;
+      row.cause = f.cause;
+      row.lo_ms = f.interval_lo_ms;
+      row.hi_ms = f.interval_hi_ms;
+      row.in_band = f.gaps;
+      break;
+    }
+    report.phases.push_back(std::move(row));
+  }
+  std::stable_sort(report.phases.begin(), report.phases.end(),
+                   [](const PhaseRow& a, const PhaseRow& b) { return a.time_share > b.time_share; });
+}
+
 Report build_report(const RunResults& results) {
   Report report;
   report.tool_version = GAPSCAN_VERSION;
@@ -435,6 +472,7 @@ Report build_report(const RunResults& results) {
   for (const detect::StreamDetections& stream : results.streams) report.streams.push_back(make_stream(stream, results));
 
   add_analysis(report, results);
+  if (results.phases != nullptr && !results.phases->empty()) add_phases(report, *results.phases);
 
   report.catalog_origin = results.catalog->origin;
   report.catalog_causes = results.catalog->causes.size();

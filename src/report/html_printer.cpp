@@ -282,6 +282,14 @@ void suspect(std::string& out, const Finding& f, const Analysis& a) {
       out += fmt::format("<p><b>Job</b> <code>{}</code> {} ({} of its {} lines at or just before then)</p>\n",
                          html(job.line.where), html(job.line.text), html(count(job.aligned)), html(count(job.lines)));
   }
+  if (f.saturation) {
+    const Finding::Saturation& w = *f.saturation;
+    out += fmt::format(
+        "<p><b>Waited</b> {} of {} requests in the {} phase, {}–{} (p10–p90), median {}, longest {}; {} of the "
+        "requests' time, spread over a range (no fixed delay)</p>\n",
+        html(count(w.waited)), html(count(w.requests)), html(w.phase), html(duration(w.p10_ms)),
+        html(duration(w.p90_ms)), html(duration(w.p50_ms)), html(duration(w.longest_ms)), html(percent(w.time_share)));
+  }
   if (f.values == "gaps" && !f.wall_clock) {
     const std::string plot = histogram_svg(a.gap_histogram, &f);
     if (!plot.empty()) {
@@ -416,6 +424,24 @@ std::string render_html(const Report& report) {
     for (const Finding& f : report.findings) {
       if (f.likely || f.unexplained) suspect(out, f, report.analysis);
     }
+  }
+  if (!report.phases.empty()) {
+    out += fmt::format(
+        "<h2>Phases</h2>\n<p>Where the time of {} timed requests went, by their lines' own timers, most "
+        "time first.</p>\n<table class=\"phases\">\n<tr><th>phase</th><th>share of the time</th>"
+        "<th>requests</th><th>finding</th><th>usually</th></tr>\n",
+        count(report.phase_requests));
+    for (const PhaseRow& row : report.phases) {
+      const std::string what = row.finding_rank > 0
+                                   ? fmt::format("{} at {}–{}: #{} {}", count(row.in_band), duration(row.lo_ms),
+                                                 duration(row.hi_ms), row.finding_rank, html(row.cause))
+                                   : fmt::format("{} spent 1 ms or more, p90 {}", count(row.spent),
+                                                 (row.p90_ms > 0 ? duration(row.p90_ms) : std::string("0")));
+      out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", html(row.phase),
+                         percent(row.time_share), count(row.requests), what,
+                         row.median_ms > 0 ? duration(row.median_ms) : std::string("0"));
+    }
+    out += "</table>\n";
   }
   if (named > 0) {
     out += "<h2>Gaps</h2>\n";

@@ -201,6 +201,17 @@ void add_evidence(Json& j, const Finding& f) {
                                   {"early", f.arrival->early},
                                   {"set_aside", f.arrival->set_aside}}
                            : Json();
+  if (f.saturation) {
+    const Finding::Saturation& w = *f.saturation;
+    j["saturation"] = Json{{"phase", w.phase},
+                           {"requests", w.requests},
+                           {"waited", w.waited},
+                           {"p10_ms", round_to(w.p10_ms, 4)},
+                           {"p50_ms", round_to(w.p50_ms, 4)},
+                           {"p90_ms", round_to(w.p90_ms, 4)},
+                           {"longest_ms", round_to(w.longest_ms, 4)},
+                           {"time_share", round_to(w.time_share, 4)}};
+  }
   if (f.wall_clock) {
     const Finding::WallClock& w = *f.wall_clock;
     Json jobs = Json::array();
@@ -438,6 +449,26 @@ std::string render_json(const Report& report) {
   Json streams = Json::array();
   for (const StreamReport& stream : report.streams) streams.push_back(stream_json(stream));
   root["streams"] = std::move(streams);
+  Json phases = Json::array();
+  for (const PhaseRow& row : report.phases) {
+    Json finding;
+    if (row.finding_rank > 0) {
+      finding = Json{{"rank", row.finding_rank},
+                     {"cause", row.cause},
+                     {"lo_ms", round_to(row.lo_ms, 4)},
+                     {"hi_ms", round_to(row.hi_ms, 4)},
+                     {"values", row.in_band}};
+    }
+    phases.push_back(Json{{"phase", row.phase},
+                          {"requests", row.requests},
+                          {"spent", row.spent},
+                          {"time_share", round_to(row.time_share, 4)},
+                          {"median_ms", round_to(row.median_ms, 4)},
+                          {"p90_ms", round_to(row.p90_ms, 4)},
+                          {"longest_ms", round_to(row.longest_ms, 4)},
+                          {"finding", std::move(finding)}});
+  }
+  root["phases"] = Json{{"requests", report.phase_requests}, {"rows", std::move(phases)}};
 
   add_accounting(root, report);
   root["catalog"] = Json{{"origin", report.catalog_origin}, {"causes", report.catalog_causes}};

@@ -124,6 +124,14 @@ void suspect(std::string& out, const Finding& f, const std::vector<std::uint64_t
       out += fmt::format("- Job: {} at {} ({} of its {} lines at or just before then)\n", code(job.line.text),
                          code(job.line.where), count(job.aligned), count(job.lines));
   }
+  if (f.saturation) {
+    const Finding::Saturation& w = *f.saturation;
+    out += fmt::format(
+        "- Waited: {} of {} requests in the {} phase, {}–{} (p10–p90), median {}, longest {}; {} of the requests' "
+        "time, spread over a range (no fixed delay)\n",
+        count(w.waited), count(w.requests), w.phase, duration(w.p10_ms), duration(w.p90_ms), duration(w.p50_ms),
+        duration(w.longest_ms), percent(w.time_share));
+  }
   for (const EvidenceResult& e : f.evidence) {
     out += fmt::format("- {} {} ({}): {} of {} — {}\n", e.weight < 0 ? "Counter-evidence" : "Evidence", code(e.pattern),
                        e.scope, count(e.hits), count(e.samples), inline_text(e.meaning));
@@ -219,6 +227,22 @@ std::string render_markdown(const Report& report) {
     for (const Finding& f : report.findings) {
       if (f.likely || f.unexplained) suspect(out, f, report.analysis.gap_histogram);
     }
+  }
+  if (!report.phases.empty()) {
+    out += fmt::format(
+        "## Phases\n\nWhere the time of {} timed requests went, by their lines' own timers, most time "
+        "first.\n\n| phase | share of the time | requests | finding | usually |\n|---|---:|---:|---|---:|\n",
+        count(report.phase_requests));
+    for (const PhaseRow& row : report.phases) {
+      const std::string what = row.finding_rank > 0
+                                   ? fmt::format("{} at {}–{}: #{} {}", count(row.in_band), duration(row.lo_ms),
+                                                 duration(row.hi_ms), row.finding_rank, code(row.cause))
+                                   : fmt::format("{} spent 1 ms or more, p90 {}", count(row.spent),
+                                                 (row.p90_ms > 0 ? duration(row.p90_ms) : std::string("0")));
+      out += fmt::format("| {} | {} | {} | {} | {} |\n", row.phase, percent(row.time_share), count(row.requests), what,
+                         row.median_ms > 0 ? duration(row.median_ms) : std::string("0"));
+    }
+    out += "\n";
   }
   if (named > 0) {
     out += "## Gaps\n\n";

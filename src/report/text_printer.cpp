@@ -64,6 +64,13 @@ void print_values(std::string& out, const Finding& f) {
     for (const Finding::WallClock::JobLine& job : w.job_lines)
       out += fmt::format("    {:<11}{}  {}: {} of its {} lines at or just before then\n", "Job", job.line.where,
                          job.line.text.substr(0, 120), count(job.aligned), count(job.lines));
+  } else if (f.saturation) {
+    const Finding::Saturation& w = *f.saturation;
+    out += fmt::format("    {:<11}{} of {} requests waited in the {} phase, {}–{} (p10–p90), median {}, longest {}\n",
+                       "Waited", count(w.waited), count(w.requests), w.phase, duration(w.p10_ms), duration(w.p90_ms),
+                       duration(w.p50_ms), duration(w.longest_ms));
+    out += fmt::format("    {:<11}{} of the requests' time spent waiting there: spread over a range, no fixed delay\n",
+                       "Share", percent(w.time_share));
   } else if (f.periodic && f.periodic->renewal) {
     const Finding::Periodic& p = *f.periodic;
     out += fmt::format("    {:<11}{} (a loop: its lines recur every {} ± {}, with no fixed phase)\n", "Period",
@@ -435,9 +442,10 @@ std::string colorize(const std::string& text) {
     std::size_t end = text.find('\n', start);
     if (end == std::string::npos) end = text.size();
     std::string line = text.substr(start, end - start);
-    const bool heading = line.starts_with("Profile") || line.starts_with("Suspected causes") ||
-                         line.starts_with("Unexplained delays") || line.starts_with("No suspected cause") ||
-                         line.starts_with("No characteristic delay found") || line.starts_with("Other significant") ||
+    const bool heading = line.starts_with("Profile") || line.starts_with("Phases") ||
+                         line.starts_with("Suspected causes") || line.starts_with("Unexplained delays") ||
+                         line.starts_with("No suspected cause") || line.starts_with("No characteristic delay found") ||
+                         line.starts_with("Other significant") ||
                          (line.size() > 1 && line[0] == '#' && line[1] >= '1' && line[1] <= '9');
     if (heading) {
       line = std::string(bold) + line + std::string(reset);
@@ -478,6 +486,28 @@ void print_profile(std::string& out, const Report& report) {
   out += "\n";
 }
 
+/// Where the requests' time went, by the phase timers their lines log, most time first.
+void print_phases(std::string& out, const Report& report) {
+  if (report.phases.empty()) return;
+  out += fmt::format("Phases: where the time of {} timed request{} went (their lines' own timers)\n",
+                     count(report.phase_requests), report.phase_requests == 1 ? "" : "s");
+  for (const PhaseRow& row : report.phases) {
+    std::string what;
+    if (row.finding_rank > 0) {
+      what = fmt::format("{} of {} requests at {}–{} ({}), #{} {}", count(row.in_band), count(row.requests),
+                         duration(row.lo_ms), duration(row.hi_ms),
+                         percent(static_cast<double>(row.in_band) / static_cast<double>(row.requests)),
+                         row.finding_rank, row.cause);
+    } else {
+      what = fmt::format("{} of {} requests 1 ms or more, p90 {}, longest {}", count(row.spent), count(row.requests),
+                         (row.p90_ms > 0 ? duration(row.p90_ms) : std::string("0")), duration(row.longest_ms));
+    }
+    out += fmt::format("  {:<9} {:>6} of the time  {}; usually {}\n", row.phase, percent(row.time_share), what,
+                       row.median_ms > 0 ? duration(row.median_ms) : std::string("0"));
+  }
+  out += "\n";
+}
+
 /// The suspects in full, by tier: likely causes, unexplained delays, or "nothing found".
 void print_suspects(std::string& out, const Report& report, const TextStyle& style) {
   std::size_t likely = 0;
@@ -488,6 +518,7 @@ void print_suspects(std::string& out, const Report& report, const TextStyle& sty
   // Findings are ranked by tier (likely, unexplained delays, the rest), so the sections below
   // print the ranks in order.
   if (likely + unexplained > 0) print_profile(out, report);
+  print_phases(out, report);
   if (likely > 0) {
     out += fmt::format("Suspected causes, most likely first ({} likely)\n\n", likely);
     for (const Finding& f : report.findings) {

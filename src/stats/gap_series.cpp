@@ -91,6 +91,9 @@ GapSeries build_gap_series(const stream::StreamWindow& window) {
     Gap gap;
     gap.raw = raw;
     gap.value = static_cast<double>(raw) + dither_offset(current.location, series.resolution);
+    // Times finer than the digits their stamps were written with (a slow-log entry's whole-second
+    // start plus its Query_time): the gap may be below the resolution, never below zero.
+    if (gap.value <= 0) gap.value = static_cast<double>(raw);
     gap.after = static_cast<std::uint32_t>(i);
     series.gaps.push_back(gap);
   }

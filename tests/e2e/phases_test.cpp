@@ -67,3 +67,157 @@ TEST_CASE("Phase timers: a second in nginx's upstream connect phase is a dropped
   INFO(control["findings"].dump(2).substr(0, 3000));
   for (const auto& f : control["findings"]) CHECK(f["confidence"].get<double>() < 0.6);
 }
+
+namespace {
+
+/// HAProxy's default httplog line (after a syslog header): TR/Tw/Tc/Tr/Ta in ms, the captured
+/// X-Request-Id as `{…}`. `connect_drops`: a fifth of the requests connect after ~1 s (a SYN
+/// retransmission); `queue`: two thirds wait 5-600 ms in the backend queue (maxconn reached).
+void write_haproxy_log(const std::string& path, bool connect_drops, bool queue, std::uint64_t seed) {
+  Random random(seed);
+  std::ofstream out(path);
+  double t = 1'764'428'647.0;
+  for (int i = 0; i < 400; ++i) {
+    t += random.uniform() * 0.2;
+    const int wait = queue && i % 3 != 0 ? 5 + static_cast<int>(random.uniform() * 595) : 0;
+    const int connect = connect_drops && i % 5 == 2 ? 1003 + static_cast<int>(random.uniform() * 12)
+                                                    : static_cast<int>(random.uniform() * 2);
+    const int response = 8 + static_cast<int>(random.lognormal(20, 0.5));
+    const int total = wait + connect + response + static_cast<int>(random.uniform() * 2);
+    const auto seconds = static_cast<std::time_t>(t);
+    std::tm tm{};
+    gmtime_r(&seconds, &tm);
+    char header[64], accept[64];
+    std::strftime(header, sizeof header, "%b %e %H:%M:%S", &tm);
+    std::strftime(accept, sizeof accept, "%d/%b/%Y:%H:%M:%S", &tm);
+    char line[512];
+    std::snprintf(line, sizeof line,
+                  "%s lb1 haproxy[2211]: 10.8.0.%d:%d [%s.%03d] www~ app/web%d 0/%d/%d/%d/%d 200 %d - - ---- "
+                  "%d/%d/%d/%d/0 0/%d {%08x-%04x-4%03x-8%03x-%012llx} \"GET /api/v2/cart/%d HTTP/1.1\"",
+                  header, 2 + i % 50, 40000 + i, accept, static_cast<int>((t - static_cast<double>(seconds)) * 1000),
+                  1 + i % 2, wait, connect, response, total, 300 + i % 900, 20, 20, 18, 9, wait / 60,
+                  static_cast<unsigned>(random.next() & 0xffffffffu), i, i % 4096, (i * 7) % 4096,
+                  static_cast<unsigned long long>(random.next() & 0xffffffffffffull), 1000 + i);
+    out << line << "\n";
+  }
+}
+
+/// A MariaDB slow query log (long_query_time = 1): updates of hot rows that wait for a lock
+/// another transaction holds, 1-3 s each; `timeouts`: a third of them run into
+/// innodb_lock_wait_timeout = 3 s (ERROR 1205: Query_time 3.000-3.001 s, Rows_affected 0).
+void write_slow_log(const std::string& path, bool timeouts, std::uint64_t seed) {
+  Random random(seed);
+  std::ofstream out(path);
+  out << "/usr/sbin/mariadbd, Version: 10.11.6-MariaDB-0+deb12u1-log (Debian 12). started with:\n"
+         "Tcp port: 3306  Unix socket: /run/mysqld/mysqld.sock\nTime\t\t    Id Command\tArgument\n";
+  double t = 1'764'428'647.0;
+  long last_second = 0;
+  for (int i = 0; i < 90; ++i) {
+    t += 0.5 + random.uniform() * 2;
+    const bool timed_out = timeouts && i % 3 == 1;
+    const double query = timed_out ? 3.0002 + random.uniform() * 0.001 : 1.0 + random.uniform() * 1.9;
+    const auto start = static_cast<long>(t);
+    if (start != last_second) {
+      const auto seconds = static_cast<std::time_t>(start);
+      std::tm tm{};
+      gmtime_r(&seconds, &tm);
+      char stamp[32];  // MariaDB's "261201  9:26:54": the hour padded with a blank
+      std::snprintf(stamp, sizeof stamp, "%02d%02d%02d %2d:%02d:%02d", tm.tm_year % 100, tm.tm_mon + 1, tm.tm_mday,
+                    tm.tm_hour, tm.tm_min, tm.tm_sec);
+      out << "# Time: " << stamp << "\n";
+      last_second = start;
+    }
+    char entry[640];
+    std::snprintf(entry, sizeof entry,
+                  "# User@Host: shop[shop] @ app1 [10.8.0.5]\n# Thread_id: %d  Schema: shop  QC_hit: No\n"
+                  "# Query_time: %.6f  Lock_time: 0.000%03d  Rows_sent: 0  Rows_examined: %d\n"
+                  "# Rows_affected: %d  Bytes_sent: %d\nSET timestamp=%ld;\n"
+                  "UPDATE stock SET reserved = reserved + %d WHERE item_id = %d;\n",
+                  40 + i % 6, query, 50 + i % 400, timed_out ? 0 : 1, timed_out ? 0 : 1, timed_out ? 67 : 52, start,
+                  1 + i % 5, 7 + i % 3);
+    out << entry;
+  }
+}
+
+}  // namespace
+
+TEST_CASE("Phase timers: HAProxy's Tc of a second is a dropped SYN, named by its phase", "[e2e][phases]") {
+  const std::string faulty = "gapscan_e2e_haproxy_drops.log", healthy = "gapscan_e2e_haproxy_ok.log";
+  write_haproxy_log(faulty, true, false, 81);
+  write_haproxy_log(healthy, false, false, 82);
+  const auto report = scan_json(faulty);
+  const auto control = scan_json(healthy);
+  std::remove(faulty.c_str());
+  std::remove(healthy.c_str());
+
+  CHECK(report["inputs"][0]["format"] == "haproxy");
+  REQUIRE_FALSE(report["findings"].empty());
+  const auto& top = report["findings"][0];
+  INFO(top.dump(2).substr(0, 3000));
+  CHECK(top["cause"] == "tcp_syn_drop_connect_stall");
+  CHECK(top["confidence"].get<double>() >= 0.6);
+  CHECK(top["group"] == "phase=connect");
+  CHECK(top["interval_ms"].get<double>() > 1000);
+  CHECK(top["interval_ms"].get<double>() < 1020);
+  // The phase profile names the connect phase's share and links the finding.
+  const auto& rows = report["phases"]["rows"];
+  REQUIRE_FALSE(rows.empty());
+  CHECK(rows[0]["phase"] == "connect");
+  CHECK(rows[0]["finding"]["cause"] == "tcp_syn_drop_connect_stall");
+  CHECK(rows[0]["finding"]["values"].get<int>() >= 70);
+  CHECK(report["phases"]["requests"] == 400);
+
+  INFO(control["findings"].dump(2).substr(0, 3000));
+  for (const auto& f : control["findings"]) CHECK(f["confidence"].get<double>() < 0.6);
+}
+
+TEST_CASE("Phase timers: waits in HAProxy's queue spread over a range are a saturation, no fixed delay",
+          "[e2e][phases]") {
+  const std::string faulty = "gapscan_e2e_haproxy_queue.log", healthy = "gapscan_e2e_haproxy_noqueue.log";
+  write_haproxy_log(faulty, false, true, 83);
+  write_haproxy_log(healthy, false, false, 84);
+  const auto report = scan_json(faulty);
+  const auto control = scan_json(healthy);
+  std::remove(faulty.c_str());
+  std::remove(healthy.c_str());
+
+  REQUIRE_FALSE(report["findings"].empty());
+  const auto& top = report["findings"][0];
+  INFO(report["findings"].dump(2).substr(0, 4000));
+  CHECK(top["cause"] == "proxy_queue_saturation");
+  CHECK(top["confidence"].get<double>() >= 0.6);
+  CHECK(top["group"] == "phase=queue");
+  CHECK(top["saturation"]["waited"].get<int>() > 250);
+  CHECK(top["saturation"]["p90_ms"].get<double>() > 3 * top["saturation"]["p10_ms"].get<double>());
+  for (const auto& f : report["findings"]) {
+    if (f["cause"] != "proxy_queue_saturation") CHECK(f["confidence"].get<double>() < 0.6);
+  }
+  for (const auto& f : control["findings"]) CHECK(f["confidence"].get<double>() < 0.6);
+}
+
+TEST_CASE("Slow query log entries: lock waits cut off at innodb_lock_wait_timeout name it at the configured value",
+          "[e2e][phases]") {
+  const std::string faulty = "gapscan_e2e_slow_timeouts.log", healthy = "gapscan_e2e_slow_waits.log";
+  write_slow_log(faulty, true, 85);
+  write_slow_log(healthy, false, 86);
+  const auto report = scan_json(faulty);
+  const auto control = scan_json(healthy);
+  std::remove(faulty.c_str());
+  std::remove(healthy.c_str());
+
+  CHECK(report["inputs"][0]["format"] == "mysql-slow");
+  // Every line an entry's part or its record: none unparsed.
+  CHECK(report["lines"]["unparsed"] == 0);
+  CHECK(report["lines"]["records"] == 90);
+  REQUIRE_FALSE(report["findings"].empty());
+  const auto& top = report["findings"][0];
+  INFO(report["findings"].dump(2).substr(0, 4000));
+  CHECK(top["cause"] == "mysql_innodb_lock_wait_timeout");
+  CHECK(top["confidence"].get<double>() >= 0.6);
+  CHECK(top["interval_ms"].get<double>() > 3000);
+  CHECK(top["interval_ms"].get<double>() < 3005);
+  CHECK(top["group"].get<std::string>().rfind("query=UPDATE stock SET reserved = reserved + ? WHERE item_id = ?", 0) ==
+        0);
+  INFO(control["findings"].dump(2).substr(0, 3000));
+  for (const auto& f : control["findings"]) CHECK(f["confidence"].get<double>() < 0.6);
+}

@@ -5,6 +5,11 @@
 #   gs_nft NS ARGS...        nft inside namespace NS; skips the test (77) if nft is refused
 #   gs_start NS LOG CMD...   starts CMD in NS in the background, records its pid for cleanup
 #   gs_run NS OUT CMD...     runs CMD in NS to completion (interruptible), stdout to OUT
+#                            (NS "-": outside the namespaces, for a test that needs none)
+#   gs_host_setup            the cleanup trap alone, for a test that makes no namespace
+#   gs_stop PID [SECONDS]    SIGTERM, waits up to SECONDS (10) for the exit, then SIGKILL: a
+#                            server that must shut down cleanly (a database) before its logs
+#                            are read
 #   gs_skip MESSAGE          prints "skipped: MESSAGE" and exits 77
 #
 # Cleanup (trap on EXIT, INT, TERM) removes exactly what was made: the processes gs_start
@@ -60,6 +65,14 @@ gs_cleanup() {
     exit "$rc"
 }
 
+# gs_host_setup: a test without namespaces (a real server on a unix socket or 127.0.0.1)
+# still stops exactly what it started, on any exit
+gs_host_setup() {
+    trap gs_cleanup EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+}
+
 gs_add_ns() {
     local ns=$1 err
     if ! err=$(ip netns add "$ns" 2>&1); then
@@ -112,11 +125,15 @@ gs_nft() {
     return 0
 }
 
-# gs_start NS LOGFILE CMD...  (ip netns exec execs CMD, so $! is CMD's pid)
+# gs_start NS LOGFILE CMD...  (ip netns exec execs CMD, so $! is CMD's pid; NS "-": no namespace)
 gs_start() {
     local ns=$1 log=$2
     shift 2
-    ip netns exec "$ns" "$@" >>"$log" 2>&1 &
+    if [ "$ns" = - ]; then
+        "$@" >>"$log" 2>&1 &
+    else
+        ip netns exec "$ns" "$@" >>"$log" 2>&1 &
+    fi
     GS_PIDS+=("$!")
     GS_LAST_PID=$!
 }
@@ -135,13 +152,31 @@ gs_forget() {
 gs_run() {
     local ns=$1 out=$2 pid rc
     shift 2
-    ip netns exec "$ns" "$@" >"$out" &
+    if [ "$ns" = - ]; then
+        "$@" >"$out" &
+    else
+        ip netns exec "$ns" "$@" >"$out" &
+    fi
     pid=$!
     GS_PIDS+=("$pid")
     wait "$pid"
     rc=$?
     gs_forget "$pid"
     return $rc
+}
+
+# gs_stop PID [SECONDS]: ends a process gs_start started, cleanly if it can: SIGTERM, up to
+# SECONDS (10) for it to exit, then SIGKILL; reaped and forgotten either way
+gs_stop() {
+    local pid=$1 i
+    kill "$pid" 2>/dev/null
+    for i in $(seq 1 $((${2:-10} * 10))); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    kill -9 "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    gs_forget "$pid"
 }
 
 # gs_sleep SECONDS: an interruptible sleep

@@ -47,7 +47,10 @@ enum class EvidenceScope { before, after, around, request, file, fact };
 ///               were stamped sooner than the durations they log allow (detect/arrival.hpp)
 ///   wall_clock  the finding is a slowdown at one place of every minute or hour, in the share of
 ///               the cycles tested that were slower there (detect/wall_clock.hpp)
-inline constexpr std::array<std::string_view, 3> k_facts = {"all_silent", "arrival_stamps", "wall_clock"};
+///   queue_saturation  the finding is waits in a proxy's queue or a pool spread over a range, in
+///               a share of the requests (detect/phase_profile.hpp): a saturated server, no delay
+inline constexpr std::array<std::string_view, 4> k_facts = {"all_silent", "arrival_stamps", "wall_clock",
+                                                            "queue_saturation"};
 
 std::string_view to_string(EvidenceScope scope);
 

@@ -11,6 +11,7 @@
 #include <gapscan/core/location.hpp>
 #include <gapscan/core/time.hpp>
 #include <gapscan/detect/finding.hpp>
+#include <gapscan/detect/phase_profile.hpp>
 
 #include <cstdint>
 #include <map>
@@ -41,11 +42,18 @@ class DurationAnalyzer {
   void add(std::string_view group, DurationNs value, std::uint8_t digits, const LineLocation& where,
            std::string_view line, std::string_view fields = {});
 
+  /// A line's phase timers (parse::Record::phases) and its duration, for the phase profile.
+  void add_phases(const std::array<DurationNs, parse::k_phase_count>& phases, DurationNs total) {
+    m_profile.add(phases, total);
+  }
+  const PhaseProfile& phase_profile() const { return m_profile; }
+
   /// Adds another analyzer's durations (same options): groups, samples and examples as one
   /// analyzer would keep them. Associative.
   void merge(DurationAnalyzer&& other);
 
-  /// Modes of every group, as findings (values = durations), most significant first.
+  /// Modes of every group, as findings (values = durations), most significant first; and a
+  /// saturation of the queue phase (PhaseProfile::saturation).
   std::vector<Finding> finish();
 
   std::uint64_t values() const { return m_values; }
@@ -86,6 +94,7 @@ class DurationAnalyzer {
   std::map<std::string, Group, std::less<>> m_groups;
   std::uint64_t m_values = 0;
   std::uint64_t m_dropped_values = 0;  ///< durations of groups not kept
+  PhaseProfile m_profile;
 };
 
 /// Adds duration findings to a detection result: one whose interval overlaps a gap finding's

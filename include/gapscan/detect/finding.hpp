@@ -108,6 +108,25 @@ struct DuringHit {
   double log10_p = 0;       ///< P(at least `hits` of `samples` by chance), binomial
 };
 
+/// For a mode of logged durations that is the group's ceiling (durations.cpp, cap_of): they pile
+/// at one round value, none is longer, and many end sooner. A timeout that cuts the waits off
+/// writes this shape even when the log never states its setting.
+struct CapDetail {
+  double value_ns = 0;        ///< the round value the mode sits at or just above (3 s, 500 ms)
+  std::uint64_t shorter = 0;  ///< values of the group below the mode: the waits that ended in time
+  std::uint64_t longer = 0;   ///< values above it (at most a stray one)
+};
+
+/// For a saturation (phase_profile.hpp): requests waited in a queue or a pool for times spread
+/// over a range, not a fixed delay.
+struct SaturationDetail {
+  std::string phase;                                          ///< "queue"
+  std::uint64_t requests = 0;                                 ///< lines that time the phase
+  std::uint64_t waited = 0;                                   ///< of which waited 1 ms or more
+  double p10_ns = 0, p50_ns = 0, p90_ns = 0, longest_ns = 0;  ///< of the waits
+  double time_share = 0;                                      ///< of the requests' time spent waiting there
+};
+
 /// For a finding that the input's stamps are arrival times (detect/arrival.hpp): what showed it.
 struct ArrivalDetail {
   SourceId input = 0;
@@ -152,6 +171,8 @@ struct Finding {
   std::optional<ArrivalDetail> arrival;  ///< set for a finding that an input's stamps are arrival times
   /// Set for a slowdown at one place of every minute or hour (its examples are in `samples`).
   std::optional<WallClockSlowdown> wall_clock;
+  std::optional<CapDetail> cap;                ///< set for a mode of durations that is the group's ceiling
+  std::optional<SaturationDetail> saturation;  ///< set for waits in a queue spread over a range
 
   double log10_p = 0;                   ///< significance used for ranking: min of the two below
   double log10_p_per_request = 0;       ///< best per-request p, Bonferroni-corrected over requests (0 if none)

@@ -20,6 +20,8 @@ enum class ParseStatus {
   malformed,        ///< it starts like this format but a field is invalid (reason() says which)
   untimed,          ///< a line of this format that carries no time (MediaWiki's debug log without
                     ///< $wgDebugTimestamps); it yields to any format that parses the line
+  part,             ///< a line of a multi-line entry that this format gathers (a slow log's header
+                    ///< lines); the entry's record comes with a later line, this one is a continuation
 };
 
 /// What an input's stamps do not say, as the user or the file tells it.
@@ -56,7 +58,8 @@ class LineParser {
 struct FormatInfo {
   std::string name;         ///< stable identifier, e.g. "mediawiki-line"
   std::string description;  ///< one line for `gapscan formats`
-  std::string sample;       ///< a line in this format; tests parse it
+  std::string sample;       ///< a line in this format (an entry's lines, separated by '\n', for a format
+                            ///< that gathers entries); tests parse it: its last line is a record
   std::function<std::unique_ptr<LineParser>()> make_parser;
   bool generic = false;  ///< parses lines of many layouts (e.g. any ISO-8601 line); chosen by
                          ///< detection only when no specific format parses half as many lines

@@ -35,6 +35,8 @@ struct Record {
   std::string_view fields;           ///< fields a positional format names (an access log's status, method, cache
                                      ///< status, Set-Cookie), as `name=value` pairs (fields.hpp append_field);
                                      ///< empty for lines that name their own fields (key=value, JSON)
+  std::string_view statement;        ///< the SQL statement a database's line times (a slow-log entry, PostgreSQL's
+                                     ///< `duration: … statement: …`); its durations are grouped by its fingerprint
   bool completion = false;           ///< the line reports a finished request (an access-log line); a line that
                                      ///< logs a duration is taken as one too
   /// The time each phase of the request took, as the line's timers say (the difference of

@@ -3,6 +3,7 @@
 
 #include <gapscan/catalog/matcher.hpp>
 #include <gapscan/detect/finding.hpp>
+#include <gapscan/detect/phase_profile.hpp>
 #include <gapscan/parse/record_reader.hpp>
 #include <gapscan/report/model.hpp>
 #include <gapscan/source/input.hpp>
@@ -28,7 +29,8 @@ struct RunResults {
   const catalog::Catalog* catalog = nullptr;
   std::vector<Input> inputs;
   std::vector<Diagnostic> diagnostics;
-  std::size_t max_examples = 3;  ///< example gaps shown per finding
+  std::size_t max_examples = 3;                  ///< example gaps shown per finding
+  const detect::PhaseProfile* phases = nullptr;  ///< the lines' phase timers; null: none
 };
 
 Report build_report(const RunResults& results);

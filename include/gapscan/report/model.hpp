@@ -240,6 +240,15 @@ struct Finding {
     std::vector<JobLine> job_lines;
   };
   std::optional<WallClock> wall_clock;
+  /// Waits in a queue or pool spread over a range (detect::SaturationDetail): "239 of 240
+  /// requests waited in the queue, 50–173 ms (p10–p90)".
+  struct Saturation {
+    std::string phase;
+    std::uint64_t requests = 0, waited = 0;
+    double p10_ms = 0, p50_ms = 0, p90_ms = 0, longest_ms = 0;
+    double time_share = 0;
+  };
+  std::optional<Saturation> saturation;
   /// Another cause that fits the delay as well while no line tells them apart (a SYN retransmission
   /// or a data RTO at 1.02 s): the report names both. Empty when the lines decide.
   std::string ambiguous_with;
@@ -396,6 +405,20 @@ struct Analysis {
   static constexpr double k_histogram_bins_per_octave = 4;
 };
 
+/// Where the requests' time went, one phase (detect::PhaseProfile), with the finding of that
+/// phase when one was reported.
+struct PhaseRow {
+  std::string phase;
+  std::uint64_t requests = 0;                        ///< lines that time it
+  std::uint64_t spent = 0;                           ///< of which spent 1 ms or more in it
+  double time_share = 0;                             ///< of the requests' time
+  double median_ms = 0, p90_ms = 0, longest_ms = 0;  ///< over the requests that time it (zeros included)
+  int finding_rank = 0;                              ///< the best-ranked finding of this phase's values; 0: none
+  std::string cause;                                 ///< its cause
+  double lo_ms = 0, hi_ms = 0;
+  std::uint64_t in_band = 0;  ///< its values
+};
+
 struct Report {
   std::string tool_version;
   std::vector<Finding> findings;  ///< ranked, best first
@@ -410,6 +433,8 @@ struct Report {
   };
   std::vector<Timer> timers;
   std::vector<StreamReport> streams;  ///< streams whose own tests found something, best first
+  std::vector<PhaseRow> phases;       ///< most time first; empty when no line times a phase
+  std::uint64_t phase_requests = 0;   ///< lines that time a phase
   LineSummary lines;
   std::vector<Input> inputs;
   Analysis analysis;

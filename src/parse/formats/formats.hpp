@@ -11,6 +11,8 @@ FormatInfo monolog_json();
 FormatInfo access_log();
 FormatInfo mediawiki_debug();
 FormatInfo strace_relative();
+FormatInfo mysql_slow();
+FormatInfo haproxy_log();
 FormatInfo generic_line();
 
 }  // namespace gapscan::parse::formats

@@ -18,6 +18,7 @@
 #include <gapscan/parse/fields.hpp>
 #include <gapscan/parse/stamp.hpp>
 #include <gapscan/parse/stamp_clock.hpp>
+#include <gapscan/parse/statement.hpp>
 
 #include <fmt/format.h>
 
@@ -343,6 +344,7 @@ class GenericLineParser final : public LineParser {
     if (record.group.empty()) record.group = bracketed_request_id(record.message);
     if (record.group.empty()) record.group = process_key(line, record.message, m_key);
     find_duration(record.message, record.duration, record.duration_digits, &record.phases);
+    if (record.duration >= 0) record.statement = postgres_statement(record.message);
     return ParseStatus::parsed;
   }
 
