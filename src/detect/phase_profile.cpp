@@ -117,7 +117,8 @@ std::optional<Finding> PhaseProfile::saturation() const {
   f.member_time_ns = queue.total_ns;
   f.wall_share = time_share;
   // Against a healthy server, where about 1 % of the requests wait at all.
-  f.log10_p = f.log10_p_pooled = std::max(-300.0, to_log10(log_binomial_tail(queue.requests, queue.spent, k_healthy_wait_share)));
+  f.log10_p = f.log10_p_pooled =
+      std::max(-300.0, to_log10(log_binomial_tail(queue.requests, queue.spent, k_healthy_wait_share)));
   SaturationDetail detail;
   detail.phase = "queue";
   detail.requests = queue.requests;

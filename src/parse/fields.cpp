@@ -624,6 +624,33 @@ bool find_duration_phrase(std::string_view text, DurationNs& out, std::uint8_t& 
   return false;
 }
 
+/// The timers nginx lists after the first when a request tried several upstreams
+/// (`uct="0.001, 1.002"`; ` : ` between upstream groups after an internal redirect): their sum,
+/// since the request spent each of them in that phase. `rest` is the text after the first
+/// value; "-" (an attempt that never got there) counts 0.
+DurationNs listed_after(std::string_view rest, DurationNs unit) {
+  DurationNs sum = 0;
+  std::size_t i = 0;
+  while (true) {
+    std::size_t j = i;
+    while (j < rest.size() && rest[j] == ' ') ++j;
+    if (j >= rest.size() || (rest[j] != ',' && rest[j] != ':')) return sum;
+    ++j;
+    while (j < rest.size() && rest[j] == ' ') ++j;
+    if (j < rest.size() && rest[j] == '-' &&
+        (j + 1 == rest.size() || !std::isdigit(static_cast<unsigned char>(rest[j + 1])))) {
+      i = j + 1;
+      continue;
+    }
+    const std::size_t length = number_length(rest.substr(j));
+    DurationNs value = 0;
+    std::uint8_t digits = 0;
+    if (length == 0 || !parse_duration(rest.substr(j, length), unit, value, digits)) return sum;
+    sum += value;
+    i = j + length;
+  }
+}
+
 /// PostgreSQL's log_lock_waits line when the wait ends: "process 17544 acquired ShareLock on
 /// transaction 1478 after 2064.992 ms" (the wait's length; "still waiting for … after" is the
 /// deadlock check's report at deadlock_timeout, not a wait's end).
@@ -819,6 +846,7 @@ bool find_duration(std::string_view text, DurationNs& out, std::uint8_t& digits,
       DurationNs timer = 0;
       std::uint8_t timer_digits = 0;
       if (unit == 0 || !parse_duration(number, unit, timer, timer_digits)) continue;
+      if (phase >= 0) timer += listed_after(text.substr(value + length), unit);
       if (phase >= 0) {
         const auto i = static_cast<std::size_t>(phase);
         if (read[i]) continue;

@@ -408,7 +408,7 @@ void add_analysis(Report& report, const RunResults& results) {
 }  // namespace
 
 /// The phase profile: each phase that some line times, most time first, with the finding of
-/// its values.
+/// its values when one is likely or an unexplained delay.
 void add_phases(Report& report, const detect::PhaseProfile& profile) {
   report.phase_requests = profile.records();
   for (std::size_t p = 0; p < parse::k_phase_count; ++p) {
@@ -425,7 +425,7 @@ void add_phases(Report& report, const detect::PhaseProfile& profile) {
     row.longest_ms = static_cast<double>(phase.longest) / 1e6;
     const std::string group = "phase=" + row.phase;
     for (const Finding& f : report.findings) {  // ranked: the first is the best
-      if (f.values != "durations" || f.group != group) continue;
+      if (f.values != "durations" || f.group != group || !(f.likely || f.unexplained)) continue;
       row.finding_rank = f.rank;
       row.cause = f.cause;
       row.lo_ms = f.interval_lo_ms;

@@ -119,7 +119,7 @@ TEST_CASE("gapscan merge refuses a partial it cannot add up, naming the file", "
   SECTION("a missing file") { refused(scratch.path("none.gsp"), scratch.path("none.gsp"), "cannot open"); }
   SECTION("another format version") {
     const std::string other = scratch.path("v9.gsp");
-    run_command("sed '1s/GAPSCAN-PARTIAL 2/GAPSCAN-PARTIAL 9/' " + good + " > " + other);
+    run_command("sed '1s/GAPSCAN-PARTIAL [0-9]*/GAPSCAN-PARTIAL 9/' " + good + " > " + other);
     refused(other, other, "format version 9");
   }
   SECTION("a cut-off partial") {

@@ -221,3 +221,21 @@ TEST_CASE("Slow query log entries: lock waits cut off at innodb_lock_wait_timeou
   INFO(control["findings"].dump(2).substr(0, 3000));
   for (const auto& f : control["findings"]) CHECK(f["confidence"].get<double>() < 0.6);
 }
+
+TEST_CASE("Phase profiles and saturations merge from partial scans as one scan gives them", "[e2e][phases][partial]") {
+  const std::string a = "gapscan_e2e_haproxy_part_a.log", b = "gapscan_e2e_haproxy_part_b.log";
+  const std::string pa = "gapscan_e2e_haproxy_part_a.gsp", pb = "gapscan_e2e_haproxy_part_b.gsp";
+  write_haproxy_log(a, false, true, 87);
+  write_haproxy_log(b, true, false, 88);
+  const auto one = gapscan::testing::run_command(gapscan::testing::gapscan_command("-q --output json " + a + " " + b));
+  gapscan::testing::run_command(gapscan::testing::gapscan_command("-q --partial " + pa + " " + a));
+  gapscan::testing::run_command(gapscan::testing::gapscan_command("-q --partial " + pb + " " + b));
+  const auto merged =
+      gapscan::testing::run_command(gapscan::testing::gapscan_command("merge -q --output json " + pa + " " + pb));
+  for (const std::string& path : {a, b, pa, pb}) std::remove(path.c_str());
+  REQUIRE(one.exit_code == 0);
+  CHECK(merged.exit_code == 0);
+  const auto report = nlohmann::json::parse(one.out);
+  CHECK(report["phases"]["requests"] == 800);
+  CHECK(merged.out == one.out);
+}

@@ -1,5 +1,6 @@
 #include <gapscan/parse/fields.hpp>
 #include <gapscan/parse/format.hpp>
+#include <gapscan/parse/statement.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -388,4 +389,148 @@ TEST_CASE("Phase timers: curl's cumulative timers as phases, nginx's upstream ti
                      access) == ParseStatus::parsed);
   CHECK(phase(access, Phase::response) == 40'000'000);
   CHECK(phase(access, Phase::transfer) == -1);
+}
+
+TEST_CASE("Phase timers: nginx's lists after an upstream retry are summed", "[parse][phases]") {
+  Record access;
+  REQUIRE(parse_with("access-log",
+                     "10.0.0.1 - - [29/Nov/2026:21:03:04 +0000] \"GET /a HTTP/1.1\" 200 512 \"-\" \"curl/8\" "
+                     "rt=2.060 uct=\"1.001, 1.004\" uht=\"-, 2.050\" urt=\"1.002 : 1.055\"",
+                     access) == ParseStatus::parsed);
+  const auto phase = [&](Phase p) { return access.phases[static_cast<std::size_t>(p)]; };
+  CHECK(phase(Phase::connect) == 2'005'000'000);  // both attempts' connects
+  CHECK(access.duration == 2'060'000'000);
+}
+
+TEST_CASE("HAProxy httplog and tcplog: the timers as phases, the captured id as the request key",
+          "[parse][phases][haproxy]") {
+  const auto phase = [](const Record& r, Phase p) { return r.phases[static_cast<std::size_t>(p)]; };
+  Record record;
+  // The default httplog after an RFC 3164 syslog header.
+  REQUIRE(parse_with(
+              "haproxy",
+              "<134>Dec  7 09:26:11 lb1 haproxy[23534]: 10.0.1.2:46774 [07/Dec/2026:09:26:10.238] fe~ be/srv1 "
+              "0/3/1014/1/1019 200 117 - - ---- 3/3/2/1/0 0/1 {6f1c2b8e-9d0a-4f6e-8c3b-2a1908d7e6f5|www.example.org} "
+              "{} \"GET /cart?id=7 HTTP/1.1\"",
+              record) == ParseStatus::parsed);
+  CHECK(phase(record, Phase::request) == 0);
+  CHECK(phase(record, Phase::queue) == 3'000'000);
+  CHECK(phase(record, Phase::connect) == 1'014'000'000);
+  CHECK(phase(record, Phase::response) == 1'000'000);
+  CHECK(phase(record, Phase::transfer) == 1'000'000);  // the total less the others
+  CHECK(record.duration == 1'019'000'000);
+  CHECK(record.group == "6f1c2b8e-9d0a-4f6e-8c3b-2a1908d7e6f5");
+  CHECK(record.completion);
+  // The line is written at the end: the accept date plus the total.
+  CHECK(record.time % 1'000'000'000 == 257'000'000);
+  CHECK(record.time_digits == 3);
+  CHECK(key_value(record.fields, "status") == "200");
+  CHECK(key_value(record.fields, "path") == "/cart?id=7");
+  CHECK(key_value(record.fields, "backend") == "be");
+  CHECK(key_value(record.fields, "termination") == "----");
+  CHECK(key_value(record.fields, "retries").empty());
+
+  // Raw (`log stdout format raw`), a phase that never happened (-1), a host as the only capture.
+  REQUIRE(parse_with("haproxy",
+                     "10.0.1.2:46775 [07/Dec/2026:09:26:11.000] fe be/<NOSRV> 0/5001/-1/-1/5001 503 217 - - sQ-- "
+                     "9/9/8/0/+2 0/7 {www.example.org} \"GET / HTTP/1.1\"",
+                     record) == ParseStatus::parsed);
+  CHECK(phase(record, Phase::queue) == 5'001'000'000);
+  CHECK(phase(record, Phase::connect) == -1);
+  CHECK(phase(record, Phase::response) == -1);
+  CHECK(record.group.empty());  // a host is no request id
+  CHECK(key_value(record.fields, "termination") == "sQ--");
+  CHECK(key_value(record.fields, "retries") == "2");
+
+  // tcplog: Tw/Tc/Tt.
+  REQUIRE(parse_with("haproxy",
+                     "Dec  7 12:12:51 lb1 haproxy[14387]: 10.0.1.2:33313 [07/Dec/2026:12:12:51.443] fnt bck/srv1 "
+                     "0/1002/5007 212 -- 0/0/0/0/3 0/0",
+                     record) == ParseStatus::parsed);
+  CHECK(phase(record, Phase::queue) == 0);
+  CHECK(phase(record, Phase::connect) == 1'002'000'000);
+  CHECK(record.duration == 5'007'000'000);
+
+  // Not HAProxy: an access log, a line with an address but no timers.
+  CHECK(parse_with("haproxy", "10.0.0.1 - - [29/Nov/2026:21:03:04 +0000] \"GET /a HTTP/1.1\" 200 512", record) ==
+        ParseStatus::not_this_format);
+  CHECK(parse_with("haproxy", "2026-12-07 10.0.0.1:80 [07/Dec/2026:09:26:10.238] connected", record) ==
+        ParseStatus::not_this_format);
+}
+
+TEST_CASE("MySQL and MariaDB slow query logs: one record per entry, at its statement", "[parse][phases][slow_log]") {
+  auto parser = format_named("mysql-slow").make_parser();
+  parser->learn({}, {2026, nullptr});
+  Record record;
+  const auto part = [&](std::string_view line) { return parser->parse(line, record) == ParseStatus::part; };
+  // MySQL 8.0: an ISO # Time with microseconds and a zone, the statement over two lines.
+  CHECK(part("/usr/sbin/mysqld, Version: 8.0.35 (MySQL Community Server - GPL). started with:"));
+  CHECK(part("Tcp port: 3306  Unix socket: /var/run/mysqld/mysqld.sock"));
+  CHECK(part("Time                 Id Command    Argument"));
+  CHECK(part("# Time: 2026-12-07T10:00:01.250000Z"));
+  CHECK(part("# User@Host: app[app] @ localhost []  Id:    12"));
+  CHECK(part("# Query_time: 2.000123  Lock_time: 0.000002 Rows_sent: 0  Rows_examined: 0"));
+  CHECK(part("use shop;"));
+  CHECK(part("SET timestamp=1796637601;"));
+  REQUIRE(parser->parse("UPDATE stock SET n = n + 1", record) == ParseStatus::parsed);
+  CHECK(record.duration == 2'000'123'000);
+  CHECK(record.duration_digits == 6);
+  CHECK(record.time == 1'796'637'601'250'000'000 + 2'000'123'000);  // the start, refined by # Time, plus the query
+  CHECK(record.statement == "UPDATE stock SET n = n + 1");
+  CHECK(record.phases[static_cast<std::size_t>(Phase::lock)] == 2'000);
+  CHECK(key_value(record.fields, "database") == "mysql");
+  CHECK(key_value(record.fields, "rows_examined") == "0");
+  CHECK(part("WHERE id = 3;"));  // the statement's next line
+  // MariaDB: # Time only when the second changes; the next entry in the same second has none.
+  CHECK(part("# User@Host: jobsvc[jobsvc] @ localhost [127.0.0.1]"));
+  CHECK(part("# Thread_id: 10  Schema: payments  QC_hit: No"));
+  CHECK(part("# Query_time: 2.281724  Lock_time: 0.002381  Rows_sent: 0  Rows_examined: 1"));
+  CHECK(part("# Rows_affected: 1  Bytes_sent: 52"));
+  CHECK(part("SET timestamp=1796166980;"));
+  REQUIRE(parser->parse("UPDATE accounts SET balance = balance + 45259 WHERE id = 2;", record) == ParseStatus::parsed);
+  CHECK(record.time == 1'796'166'980'000'000'000 + 2'281'724'000);
+  CHECK(record.time_digits == 0);
+  CHECK(key_value(record.fields, "schema") == "payments");
+  // Outside an entry: not this format.
+  auto fresh = format_named("mysql-slow").make_parser();
+  CHECK(fresh->parse("UPDATE t SET a = 1;", record) == ParseStatus::not_this_format);
+  CHECK(fresh->parse("# a comment", record) == ParseStatus::not_this_format);
+}
+
+TEST_CASE("Statement fingerprints: values masked, lists folded, names kept", "[parse][slow_log]") {
+  CHECK(statement_fingerprint("UPDATE accounts SET balance = balance + 30714, updated_at = CURRENT_TIMESTAMP "
+                              "WHERE id = 3;") ==
+        "UPDATE accounts SET balance = balance + ?, updated_at = CURRENT_TIMESTAMP WHERE id = ?");
+  CHECK(statement_fingerprint("SELECT * FROM `t2` WHERE name = 'O''Brien' AND id IN (1, 2,3)") ==
+        "SELECT * FROM `t2` WHERE name = ? AND id IN (?+)");
+  CHECK(statement_fingerprint("INSERT INTO log (a, b) VALUES (1, 'x'), (2, 'y'), (3, 'z')") ==
+        "INSERT INTO log (a, b) VALUES (?+)");
+  CHECK(statement_fingerprint("select  x1\n  from t where y = -5.5e3") == "select x1 from t where y = ?");
+  CHECK(statement_fingerprint(std::string(300, 'a')).size() == 120);
+  CHECK(postgres_statement("duration: 989.732 ms  statement: UPDATE accounts SET balance = 1 WHERE id = 2") ==
+        "UPDATE accounts SET balance = 1 WHERE id = 2");
+  CHECK(postgres_statement("duration: 0.512 ms  execute S_1: SELECT 1") == "SELECT 1");
+  CHECK(postgres_statement("duration: 0.512 ms") == "");
+}
+
+TEST_CASE("PostgreSQL lines: a statement's duration, a lock wait when it ends", "[parse][phases]") {
+  auto parser = format_named("generic").make_parser();
+  parser->learn({"2026-12-01 23:13:38.498 UTC [17544] LOG:  statement: BEGIN"}, {2026, nullptr});
+  Record record;
+  REQUIRE(parser->parse("2026-12-01 23:13:38.914 UTC [17543] 6b0f54a1.4487 5/7 jobsvc@payments app=w3 LOG:  "
+                        "duration: 989.732 ms  statement: UPDATE accounts SET balance = balance + 1 WHERE id = 2",
+                        record) == ParseStatus::parsed);
+  CHECK(record.duration == 989'732'000);
+  CHECK(record.statement == "UPDATE accounts SET balance = balance + 1 WHERE id = 2");
+  record = Record{};
+  REQUIRE(parser->parse("2026-12-01 23:14:35.449 UTC [17544] LOG:  process 17544 acquired ShareLock on transaction "
+                        "1478 after 2064.992 ms",
+                        record) == ParseStatus::parsed);
+  CHECK(record.duration == 2'064'992'000);
+  CHECK(record.phases[static_cast<std::size_t>(Phase::lock)] == 2'064'992'000);
+  record = Record{};
+  REQUIRE(parser->parse("2026-12-01 23:13:38.498 UTC [17544] LOG:  process 17544 still waiting for ShareLock on "
+                        "transaction 928 after 1000.358 ms",
+                        record) == ParseStatus::parsed);
+  CHECK(record.duration == -1);  // the deadlock check's report, not a wait's end
 }

@@ -42,7 +42,7 @@ struct ScanState {
 };
 
 /// The version of the partial file format; a file of another version is refused.
-inline constexpr int k_partial_version = 2;
+inline constexpr int k_partial_version = 3;  // 3: the phase profile
 
 /// What a scan's evidence depends on besides its inputs: how lines were grouped (--group-by,
 /// --idle-timeout, --derived-streams), which partials must share, and the trigger lines (the

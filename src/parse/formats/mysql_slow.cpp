@@ -87,9 +87,9 @@ class MysqlSlowParser final : public LineParser {
     DurationNs query = 0, lock = 0;
     std::uint8_t query_digits = 0;
     bool has_start = false;
-    TimeNs start = 0;            ///< SET timestamp=
+    TimeNs start = 0;  ///< SET timestamp=
     std::string_view rows_examined, rows_sent;
-    std::string fields_schema;   ///< the schema, kept over the entry's lines
+    std::string fields_schema;  ///< the schema, kept over the entry's lines
   };
 
   static bool is_file_header(std::string_view line) {
@@ -105,8 +105,8 @@ class MysqlSlowParser final : public LineParser {
       StampFields stamp;
       std::size_t pos = 6;
       while (pos < text.size() && text[pos] == ' ') ++pos;
-      const bool iso = scan_stamp(StampFamily::ymd, text, pos, stamp) > 0 ||
-                       scan_stamp(StampFamily::compact, text, pos, stamp) > 0;
+      const bool iso =
+          scan_stamp(StampFamily::ymd, text, pos, stamp) > 0 || scan_stamp(StampFamily::compact, text, pos, stamp) > 0;
       if (!iso) return ParseStatus::not_this_format;
       m_time = m_clock.instant(stamp);
       m_time_digits = stamp.digits;
@@ -124,8 +124,7 @@ class MysqlSlowParser final : public LineParser {
     if (text.starts_with("Query_time: ")) {
       m_in_statement = false;
       std::uint8_t lock_digits = 0;
-      if (!seconds_value(text, "Query_time:", m_entry.query, m_entry.query_digits))
-        return ParseStatus::not_this_format;
+      if (!seconds_value(text, "Query_time:", m_entry.query, m_entry.query_digits)) return ParseStatus::not_this_format;
       if (!seconds_value(text, "Lock_time:", m_entry.lock, lock_digits)) m_entry.lock = 0;
       m_rows_line = std::string(text);  // the views above outlive this line
       m_entry.rows_sent = header_value(m_rows_line, "Rows_sent:");
