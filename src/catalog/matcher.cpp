@@ -234,6 +234,12 @@ FactShare fact_share(const detect::Finding& finding, std::string_view fact) {
             finding.wall_clock->cycles};
   if (fact == "queue_saturation" && finding.saturation && finding.saturation->waited >= k_fact_min_tested)
     return {1.0, finding.saturation->waited};
+  if ((fact == "stalls_in_window" || fact == "stalls_scattered") && finding.timing) {
+    const bool window = finding.timing->kind == detect::TimingDetail::Kind::window;
+    const std::uint64_t stalls = finding.timing->inside_stalls + finding.timing->outside_stalls;
+    // Measured, and the other answer: the fact holds for none of the stalls.
+    if (stalls >= k_fact_min_tested) return {window == (fact == "stalls_in_window") ? 1.0 : 0.0, stalls};
+  }
   return {};
 }
 

@@ -183,7 +183,8 @@ report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Enco
             const std::string_view op = parse::find_operation(text);
             if (!op.empty()) group = operation.assign("op=").append(op);
           }
-          pipeline.durations->add(group, record.duration, record.duration_digits, location, text, record.fields);
+          pipeline.durations->add(group, record.duration, record.duration_digits, location, text, record.fields,
+                                  record.time);
         }
         // Each phase its line times is a duration of that phase (docs/formats.md, "Phase timers").
         if (std::any_of(record.phases.begin(), record.phases.end(), [](DurationNs v) { return v >= 0; }))
@@ -192,7 +193,8 @@ report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Enco
           if (record.phases[p] <= 0) continue;
           std::string group = "phase=";
           group += parse::to_string(static_cast<parse::Phase>(p));
-          pipeline.durations->add(group, record.phases[p], record.duration_digits, location, text, record.fields);
+          pipeline.durations->add(group, record.phases[p], record.duration_digits, location, text, record.fields,
+                                  record.time);
         }
       },
       parallel);

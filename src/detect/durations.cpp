@@ -1,6 +1,7 @@
 #include <gapscan/detect/durations.hpp>
 #include <gapscan/detect/lattice_fold.hpp>
 #include <gapscan/detect/mode_scan.hpp>
+#include <gapscan/detect/probability.hpp>
 #include <gapscan/stats/gap_series.hpp>
 
 #include <algorithm>
@@ -24,7 +25,7 @@ void keep_smallest(std::vector<T>& items, std::uint64_t& threshold, std::size_t 
 }  // namespace
 
 void DurationAnalyzer::add(std::string_view group_key, DurationNs value, std::uint8_t digits, const LineLocation& where,
-                           std::string_view line, std::string_view fields) {
+                           std::string_view line, std::string_view fields, TimeNs time) {
   if (value <= 0) return;
   ++m_values;
   group_key = group_key.substr(0, 64);
@@ -52,7 +53,7 @@ void DurationAnalyzer::add(std::string_view group_key, DurationNs value, std::ui
     DurationNs resolution = 1;
     for (int d = digits; d < 9; ++d) resolution *= 10;
     const double spread = static_cast<double>(value) + stats::dither_offset(where, resolution);
-    group.values.push_back({hash, value, std::max(1.0, spread)});
+    group.values.push_back({hash, value, std::max(1.0, spread), time});
     keep_smallest(group.values, group.threshold, m_options.max_values);
   }
   if (hash < group.example_threshold) {
@@ -150,6 +151,80 @@ std::optional<CapDetail> cap_of(const Finding& f, const std::vector<double>& sor
   if (static_cast<double>(cap.longer) > std::max(1.0, 0.005 * n)) return std::nullopt;
   if (cap.shorter < std::max<std::size_t>(5, members / 10)) return std::nullopt;
   return cap;
+}
+
+/// When the stalls (values within [lo, hi]) happened among all the group's values (`timed`:
+/// (time, value), sorted by time): a window holds 90 % of them in the fewest values (grown over
+/// the stalls next to it), 80 % or
+/// more of its values are stalls, 5 % or less of the values outside it (10 of them at least, and
+/// as many as the stalls), and so many stalls in so few values has p <= 1e-6; else scattered
+/// when their counts in 4-10 stretches of equally many values fit one steady rate (chi-square
+/// p >= 0.01), the stalls are half of the values or fewer and span half the run or more.
+std::optional<TimingDetail> timing_of(const std::vector<std::pair<TimeNs, double>>& timed, double lo, double hi) {
+  constexpr std::size_t k_min_stalls = 5;
+  std::vector<std::size_t> stalls;  // indices into `timed`
+  for (std::size_t i = 0; i < timed.size(); ++i) {
+    if (timed[i].second >= lo && timed[i].second <= hi) stalls.push_back(i);
+  }
+  const std::size_t n = timed.size(), m = stalls.size();
+  if (m < k_min_stalls || n < 2 * k_min_stalls || timed.back().first <= timed.front().first) return std::nullopt;
+  const double rate = static_cast<double>(m) / static_cast<double>(n);
+  // The window: 90 % of the stalls in the fewest values.
+  const auto k = static_cast<std::size_t>(std::ceil(0.9 * static_cast<double>(m)));
+  std::size_t best = 0;
+  for (std::size_t i = 0; i + k <= m; ++i) {
+    if (stalls[i + k - 1] - stalls[i] < stalls[best + k - 1] - stalls[best]) best = i;
+  }
+  // Grown over the stalls next to it: inside a dead server's stretch every value is one.
+  const auto is_stall = [&](std::size_t i) { return timed[i].second >= lo && timed[i].second <= hi; };
+  std::size_t first = stalls[best], last = stalls[best + k - 1];
+  while (first > 0 && is_stall(first - 1)) --first;
+  while (last + 1 < n && is_stall(last + 1)) ++last;
+  TimingDetail window;
+  window.start = timed[first].first;
+  window.end = timed[last].first;
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool in = timed[i].first >= window.start && timed[i].first <= window.end;
+    const bool stall = is_stall(i);
+    (in ? window.inside : window.outside) += 1;
+    (in ? window.inside_stalls : window.outside_stalls) += stall ? 1 : 0;
+  }
+  const double inside_rate = static_cast<double>(window.inside_stalls) / static_cast<double>(window.inside);
+  const double outside_rate =
+      window.outside > 0 ? static_cast<double>(window.outside_stalls) / static_cast<double>(window.outside) : 1;
+  window.log10_p = to_log10(log_binomial_tail(window.inside, window.inside_stalls, rate));
+  if (inside_rate >= 0.8 && outside_rate <= 0.05 && window.outside >= std::max<std::size_t>(10, m) &&
+      window.log10_p <= -6)
+    return window;
+
+  // A steady rate: the stalls' counts in stretches of equally many values.
+  if (rate > 0.5) return std::nullopt;
+  const std::size_t bins = std::clamp<std::size_t>(m / 4, 4, 10);
+  double chi2 = 0;
+  std::size_t s = 0;
+  for (std::size_t b = 0; b < bins; ++b) {
+    const std::size_t from = b * n / bins, to = (b + 1) * n / bins;
+    std::size_t count = 0;
+    while (s < m && stalls[s] < to) {
+      ++count;
+      ++s;
+    }
+    const double expected = rate * static_cast<double>(to - from);
+    chi2 += (static_cast<double>(count) - expected) * (static_cast<double>(count) - expected) / expected;
+  }
+  const double dof = static_cast<double>(bins - 1);
+  const double p = 1 - std::exp(log_gamma_p(dof / 2, chi2 / 2));
+  const TimeNs run = timed.back().first - timed.front().first;
+  const TimeNs span = timed[stalls.back()].first - timed[stalls.front()].first;
+  if (p < 0.01 || static_cast<double>(span) < 0.5 * static_cast<double>(run)) return std::nullopt;
+  TimingDetail scattered;
+  scattered.kind = TimingDetail::Kind::scattered;
+  scattered.start = timed.front().first;
+  scattered.end = timed.back().first;
+  scattered.inside = n;
+  scattered.inside_stalls = m;
+  scattered.log10_p = std::log10(std::max(p, 1e-300));
+  return scattered;
 }
 
 }  // namespace
@@ -271,6 +346,16 @@ std::vector<Finding> DurationAnalyzer::finish() {
     std::vector<std::vector<double>> members;
     std::vector<double> log10_ps;
     const std::vector<double> sorted = scan_group(group, members, log10_ps);
+    // The kept values in the order their operations began (a line logs its duration when the
+    // operation ends), for when the stalls happened.
+    std::vector<std::pair<TimeNs, double>> timed;
+    timed.reserve(group.values.size());
+    const bool times_known =
+        std::all_of(group.values.begin(), group.values.end(), [](const Value& v) { return v.time != 0; });
+    for (const Value& v : group.values) {
+      if (times_known) timed.emplace_back(v.time - v.value, static_cast<double>(v.value));
+    }
+    std::sort(timed.begin(), timed.end());
     std::vector<DurationMode> modes;
     for (std::size_t m = 0; m < members.size(); ++m) modes.push_back({std::move(members[m]), log10_ps[m], 1});
     const double total = std::accumulate(sorted.begin(), sorted.end(), 0.0);
@@ -293,6 +378,7 @@ std::vector<Finding> DurationAnalyzer::finish() {
       f.log10_p = f.log10_p_pooled = std::min(0.0, mode.log10_p + log10_groups);
       f.duration_values = group.values.size();
       f.cap = cap_of(f, sorted, mode.members.size());
+      f.timing = timing_of(timed, mode.members.front(), mode.members.back());
       add_examples(key, group, f);
       if (f.log10_p <= std::log10(m_options.alpha)) group_findings.push_back(std::move(f));
     }

@@ -648,7 +648,8 @@ struct StateCodec {
     Json groups = Json::array();
     for (const auto& [key, g] : d.m_groups) {
       Json values = Json::array();
-      for (const DurationAnalyzer::Value& v : g.values) values.push_back(Json::array({v.hash, v.value, v.spread}));
+      for (const DurationAnalyzer::Value& v : g.values)
+        values.push_back(Json::array({v.hash, v.value, v.spread, v.time}));
       Json examples = Json::array();
       for (const DurationAnalyzer::Example& e : g.examples)
         examples.push_back(Json::array({e.hash, e.value, location(e.where), e.line, e.fields}));
@@ -684,7 +685,8 @@ struct StateCodec {
     for (const Json& g : j.at(0)) {
       DurationAnalyzer::Group group;
       for (const Json& v : g.at(1))
-        group.values.push_back({v.at(0).get<std::uint64_t>(), v.at(1).get<DurationNs>(), v.at(2).get<double>()});
+        group.values.push_back(
+            {v.at(0).get<std::uint64_t>(), v.at(1).get<DurationNs>(), v.at(2).get<double>(), v.at(3).get<TimeNs>()});
       group.threshold = g.at(2).get<std::uint64_t>();
       for (const Json& e : g.at(3)) {
         group.examples.push_back({e.at(0).get<std::uint64_t>(), e.at(1).get<DurationNs>(), location(e.at(2)),

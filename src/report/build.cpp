@@ -1,4 +1,5 @@
 #include <gapscan/report/build.hpp>
+#include <gapscan/report/units.hpp>
 
 #include <fmt/format.h>
 
@@ -100,6 +101,21 @@ void add_details(Finding& out, const detect::Finding& f, const RunResults& resul
     for (const detect::WallClockSlowdown::JobLine& job : d.job_lines)
       w.job_lines.push_back({make_line(job.line, *results.sources), job.lines, job.aligned});
     out.wall_clock = std::move(w);
+  }
+  if (f.timing) {
+    const detect::TimingDetail& d = *f.timing;
+    Finding::Timing t;
+    t.kind = d.kind == detect::TimingDetail::Kind::window ? "window" : "scattered";
+    t.start = utc_time(d.start);
+    t.end = utc_time(d.end);
+    t.start_s = static_cast<double>(d.start) / 1e9;
+    t.end_s = static_cast<double>(d.end) / 1e9;
+    t.inside = d.inside;
+    t.inside_stalls = d.inside_stalls;
+    t.outside = d.outside;
+    t.outside_stalls = d.outside_stalls;
+    t.log10_p = d.log10_p;
+    out.timing = std::move(t);
   }
   if (f.saturation) {
     const detect::SaturationDetail& d = *f.saturation;

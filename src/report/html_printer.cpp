@@ -282,6 +282,16 @@ void suspect(std::string& out, const Finding& f, const Analysis& a) {
       out += fmt::format("<p><b>Job</b> <code>{}</code> {} ({} of its {} lines at or just before then)</p>\n",
                          html(job.line.where), html(job.line.text), html(count(job.aligned)), html(count(job.lines)));
   }
+  if (f.timing) {
+    const Finding::Timing& t = *f.timing;
+    out +=
+        t.kind == "window"
+            ? fmt::format("<p><b>When</b> {} of {} values from {} to {} UTC are stalls, {} of {} before or after</p>\n",
+                          html(count(t.inside_stalls)), html(count(t.inside)), html(t.start), html(t.end),
+                          html(count(t.outside_stalls)), html(count(t.outside)))
+            : fmt::format("<p><b>When</b> {} of {} values, scattered at a steady rate from {} to {} UTC</p>\n",
+                          html(count(t.inside_stalls)), html(count(t.inside)), html(t.start), html(t.end));
+  }
   if (f.saturation) {
     const Finding::Saturation& w = *f.saturation;
     out += fmt::format(

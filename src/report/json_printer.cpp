@@ -201,6 +201,19 @@ void add_evidence(Json& j, const Finding& f) {
                                   {"early", f.arrival->early},
                                   {"set_aside", f.arrival->set_aside}}
                            : Json();
+  if (f.timing) {
+    const Finding::Timing& t = *f.timing;
+    j["timing"] = Json{{"kind", t.kind},
+                       {"start", t.start},
+                       {"end", t.end},
+                       {"start_s", round_to(t.start_s, 3)},
+                       {"end_s", round_to(t.end_s, 3)},
+                       {"inside", t.inside},
+                       {"inside_stalls", t.inside_stalls},
+                       {"outside", t.outside},
+                       {"outside_stalls", t.outside_stalls},
+                       {"log10_p", round_to(t.log10_p, 2)}};
+  }
   if (f.saturation) {
     const Finding::Saturation& w = *f.saturation;
     j["saturation"] = Json{{"phase", w.phase},

@@ -124,6 +124,15 @@ void suspect(std::string& out, const Finding& f, const std::vector<std::uint64_t
       out += fmt::format("- Job: {} at {} ({} of its {} lines at or just before then)\n", code(job.line.text),
                          code(job.line.where), count(job.aligned), count(job.lines));
   }
+  if (f.timing) {
+    const Finding::Timing& t = *f.timing;
+    out += t.kind == "window"
+               ? fmt::format("- When: {} of {} values from {} to {} UTC are stalls, {} of {} before or after\n",
+                             count(t.inside_stalls), count(t.inside), t.start, t.end, count(t.outside_stalls),
+                             count(t.outside))
+               : fmt::format("- When: {} of {} values, scattered at a steady rate from {} to {} UTC\n",
+                             count(t.inside_stalls), count(t.inside), t.start, t.end);
+  }
   if (f.saturation) {
     const Finding::Saturation& w = *f.saturation;
     out += fmt::format(

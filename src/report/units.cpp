@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <ctime>
 
 namespace gapscan::report {
 namespace {
@@ -181,6 +182,16 @@ std::string clock_place(std::string_view fold, int start, int width) {
   const int wrapped = end - k_bins;
   return fmt::format("{}s {}–{} and {} of every {}", unit, start, k_bins - 1,
                      wrapped == 0 ? std::string("0") : fmt::format("0–{}", wrapped), every);
+}
+
+std::string utc_time(std::int64_t time_ns) {
+  const std::int64_t ms = time_ns >= 0 ? time_ns / 1'000'000 : (time_ns - 999'999) / 1'000'000;
+  const std::int64_t seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000;
+  const auto t = static_cast<std::time_t>(seconds);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  return fmt::format("{:04}-{:02}-{:02} {:02}:{:02}:{:02}.{:03}", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                     tm.tm_hour, tm.tm_min, tm.tm_sec, ms - seconds * 1000);
 }
 
 }  // namespace gapscan::report

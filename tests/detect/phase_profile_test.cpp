@@ -106,3 +106,35 @@ TEST_CASE("A ceiling of durations: a pile at a round value, none longer, many sh
   CHECK(found[0].cap->shorter == 80);
   for (const Finding& f : constant.finish()) CHECK_FALSE(f.cap);
 }
+
+TEST_CASE("When the stalls happened: a window of the run, a steady rate, or unknown without times",
+          "[detect][durations][timing]") {
+  Random random(9);
+  DurationAnalyzer window, steady, untimed;
+  const TimeNs start = 1'764'428'400'000'000'000;
+  for (int i = 0; i < 600; ++i) {
+    const LineLocation where{1, 1, static_cast<std::uint64_t>(i + 1), 0};
+    const TimeNs begun = start + static_cast<TimeNs>(i) * 1'000'000'000;
+    const auto lookup = [&](bool slow) {
+      return static_cast<DurationNs>((slow ? 5002 + random.uniform() * 6 : 0.3 + random.uniform() * 1.5) * 1e6);
+    };
+    const DurationNs in_window = lookup(i >= 240 && i < 300);
+    window.add("op=resolve", in_window, 6, where, "op=resolve", {}, begun + in_window);
+    const DurationNs at_random = lookup(random.uniform() < 0.1);
+    steady.add("op=resolve", at_random, 6, where, "op=resolve", {}, begun + at_random);
+    untimed.add("op=resolve", in_window, 6, where, "op=resolve");
+  }
+  const auto in = window.finish();
+  REQUIRE_FALSE(in.empty());
+  REQUIRE(in[0].timing);
+  CHECK(in[0].timing->kind == TimingDetail::Kind::window);
+  CHECK(in[0].timing->inside_stalls == 60);
+  CHECK(in[0].timing->outside_stalls == 0);
+  CHECK(in[0].timing->start == start + 240'000'000'000);
+  CHECK(in[0].timing->end == start + 299'000'000'000);
+  const auto scattered = steady.finish();
+  REQUIRE_FALSE(scattered.empty());
+  REQUIRE(scattered[0].timing);
+  CHECK(scattered[0].timing->kind == TimingDetail::Kind::scattered);
+  for (const Finding& f : untimed.finish()) CHECK_FALSE(f.timing);
+}

@@ -239,3 +239,64 @@ TEST_CASE("Phase profiles and saturations merge from partial scans as one scan g
   CHECK(report["phases"]["requests"] == 800);
   CHECK(merged.out == one.out);
 }
+
+namespace {
+
+/// A client's name lookups (logfmt, as tests/netfaults logs them): 600 requests over ten
+/// minutes, each resolving then connecting. `window`: every lookup between minute 4 and 5 waits
+/// the resolver's 5 s timeout (its first nameserver down); else the same number of 5 s lookups
+/// scattered over the run at random (a race losing a packet now and then).
+void write_lookups(const std::string& path, bool window, std::uint64_t seed) {
+  Random random(seed);
+  std::ofstream out(path);
+  const double start = 1'764'428'400.0;
+  for (int i = 0; i < 600; ++i) {
+    const double t = start + i + random.uniform() * 0.5;
+    const bool slow = window ? (t - start >= 240 && t - start < 300) : random.uniform() < 0.1;
+    const double ms = slow ? 5002 + random.uniform() * 6 : 0.3 + random.uniform() * 1.5;
+    const auto seconds = static_cast<std::time_t>(t + ms / 1000);
+    std::tm tm{};
+    gmtime_r(&seconds, &tm);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
+    const int micros = static_cast<int>((t + ms / 1000 - static_cast<double>(seconds)) * 1e6);
+    char line[256];
+    std::snprintf(line, sizeof line, "%s.%06dZ level=info req=%d op=resolve ms=%.3f name=api.shop.internal", stamp,
+                  micros, i, ms);
+    out << line << "\n";
+  }
+}
+
+}  // namespace
+
+TEST_CASE("When the stalls happened: every lookup inside one minute is a dead nameserver, shown with its window",
+          "[e2e][phases][timing]") {
+  const std::string inside = "gapscan_e2e_lookups_window.log", scattered = "gapscan_e2e_lookups_scattered.log";
+  write_lookups(inside, true, 91);
+  write_lookups(scattered, false, 92);
+  const auto report = scan_json(inside);
+  const auto spread = scan_json(scattered);
+  std::remove(inside.c_str());
+  std::remove(scattered.c_str());
+
+  REQUIRE_FALSE(report["findings"].empty());
+  const auto& top = report["findings"][0];
+  INFO(top.dump(2).substr(0, 3000));
+  CHECK(top["cause"] == "dns_resolver_timeout");
+  CHECK(top["confidence"].get<double>() >= 0.6);
+  REQUIRE(top.contains("timing"));
+  CHECK(top["timing"]["kind"] == "window");
+  CHECK(top["timing"]["start_s"].get<double>() >= 1'764'428'400.0 + 240);
+  CHECK(top["timing"]["end_s"].get<double>() <= 1'764'428'400.0 + 306);
+  CHECK(top["timing"]["outside_stalls"] == 0);
+
+  REQUIRE_FALSE(spread["findings"].empty());
+  const auto& other = spread["findings"][0];
+  INFO(other.dump(2).substr(0, 3000));
+  CHECK(other["interval_ms"].get<double>() > 5000);
+  REQUIRE(other.contains("timing"));
+  CHECK(other["timing"]["kind"] == "scattered");
+  // A race that loses a packet now and then, not a server that was down: the window's cause is
+  // not preferred to it.
+  CHECK(other["cause"] == "dns_parallel_a_aaaa_conntrack_race");
+}

@@ -49,8 +49,13 @@ enum class EvidenceScope { before, after, around, request, file, fact };
 ///               the cycles tested that were slower there (detect/wall_clock.hpp)
 ///   queue_saturation  the finding is waits in a proxy's queue or a pool spread over a range, in
 ///               a share of the requests (detect/phase_profile.hpp): a saturated server, no delay
-inline constexpr std::array<std::string_view, 4> k_facts = {"all_silent", "arrival_stamps", "wall_clock",
-                                                            "queue_saturation"};
+///   stalls_in_window  the finding's stalls hit (nearly) every operation of their kind inside one
+///               stretch of the run and (nearly) none outside it (detect::TimingDetail): a dead
+///               server, a failover, a blocked port
+///   stalls_scattered  the finding's stalls hit a few operations at a steady rate over the whole
+///               run: a race, a drop probability
+inline constexpr std::array<std::string_view, 6> k_facts = {"all_silent",       "arrival_stamps",   "wall_clock",
+                                                            "queue_saturation", "stalls_in_window", "stalls_scattered"};
 
 std::string_view to_string(EvidenceScope scope);
 

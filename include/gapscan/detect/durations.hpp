@@ -39,8 +39,9 @@ class DurationAnalyzer {
   explicit DurationAnalyzer(DurationOptions options = {}) : m_options(options) {}
 
   /// `fields`: the line's named fields of a positional format (parse::Record::fields).
+  /// `time`: when the line was written (its stamp), for when the stalls happened; 0 unknown.
   void add(std::string_view group, DurationNs value, std::uint8_t digits, const LineLocation& where,
-           std::string_view line, std::string_view fields = {});
+           std::string_view line, std::string_view fields = {}, TimeNs time = 0);
 
   /// A line's phase timers (parse::Record::phases) and its duration, for the phase profile.
   void add_phases(const std::array<DurationNs, parse::k_phase_count>& phases, DurationNs total) {
@@ -64,6 +65,7 @@ class DurationAnalyzer {
     std::uint64_t hash;
     DurationNs value;
     double spread;  // value + (u - 1/2) × its resolution, u from the line hash: ties untied
+    TimeNs time = 0;
   };
   struct Example {
     std::uint64_t hash;

@@ -127,6 +127,20 @@ struct SaturationDetail {
   double time_share = 0;                                      ///< of the requests' time spent waiting there
 };
 
+/// When a finding's stalls happened among the operations of their kind (durations.cpp,
+/// timing_of): all inside one stretch of the run and none outside it (a dead server, a failover,
+/// a blocked port), or a few at a steady rate over the whole run (a race, a drop probability).
+struct TimingDetail {
+  enum class Kind { window, scattered };
+  Kind kind = Kind::window;
+  TimeNs start = 0, end = 0;  ///< when the operations began (the line's time less its duration):
+                              ///< window: its first and last stall; scattered: the first and last value
+  std::uint64_t inside = 0, inside_stalls = 0;    ///< values (and stalls) in the window; scattered: all
+  std::uint64_t outside = 0, outside_stalls = 0;  ///< before or after it; scattered: 0
+  double log10_p = 0;  ///< window: P(so many stalls among so few values by chance); scattered: the
+                       ///< steady-rate test's p (high: nothing tells the stalls' moments apart)
+};
+
 /// For a finding that the input's stamps are arrival times (detect/arrival.hpp): what showed it.
 struct ArrivalDetail {
   SourceId input = 0;
@@ -173,6 +187,7 @@ struct Finding {
   std::optional<WallClockSlowdown> wall_clock;
   std::optional<CapDetail> cap;                ///< set for a mode of durations that is the group's ceiling
   std::optional<SaturationDetail> saturation;  ///< set for waits in a queue spread over a range
+  std::optional<TimingDetail> timing;          ///< set for durations whose stalls keep to a window or a rate
 
   double log10_p = 0;                   ///< significance used for ranking: min of the two below
   double log10_p_per_request = 0;       ///< best per-request p, Bonferroni-corrected over requests (0 if none)

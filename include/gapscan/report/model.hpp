@@ -249,6 +249,16 @@ struct Finding {
     double time_share = 0;
   };
   std::optional<Saturation> saturation;
+  /// When the stalls happened (detect::TimingDetail): "every value from 14:02:10 to 14:03:10 (61
+  /// of 62), none before or after (0 of 540)", or a few at a steady rate over the whole run.
+  struct Timing {
+    std::string kind;               ///< window or scattered
+    std::string start, end;         ///< UTC, "2026-12-07 14:02:10.123"
+    double start_s = 0, end_s = 0;  ///< the same as seconds since the Unix epoch
+    std::uint64_t inside = 0, inside_stalls = 0, outside = 0, outside_stalls = 0;
+    double log10_p = 0;
+  };
+  std::optional<Timing> timing;
   /// Another cause that fits the delay as well while no line tells them apart (a SYN retransmission
   /// or a data RTO at 1.02 s): the report names both. Empty when the lines decide.
   std::string ambiguous_with;

@@ -33,6 +33,9 @@ std::vector<std::string> histogram_lines(const std::vector<std::uint64_t>& count
 /// "seconds 58–59 and 0–2 of every minute" (`fold`: minute or hour; bins of a second or a minute).
 std::string clock_place(std::string_view fold, int start, int width);
 
+/// An instant (ns since the Unix epoch) in UTC to the millisecond: "2026-12-07 14:02:10.123".
+std::string utc_time(std::int64_t time_ns);
+
 struct Timeline;
 
 /// A picture of a timeline in at most `width` columns, as three lines: the lines (a column shows
