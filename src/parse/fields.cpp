@@ -699,7 +699,7 @@ int phase_of_key(std::string_view key, bool& cumulative) {
     Phase phase;
     bool cumulative;
   };
-  static constexpr std::array<Name, 38> k_names = {{
+  static constexpr std::array<Name, 39> k_names = {{
       {"namelookup", Phase::lookup, true},
       {"timenamelookup", Phase::lookup, true},
       {"dns", Phase::lookup, false},
@@ -730,6 +730,7 @@ int phase_of_key(std::string_view key, bool& cumulative) {
       {"timetofirstbyte", Phase::response, false},
       {"firstbyte", Phase::response, false},
       {"upstreamheadertime", Phase::response, true},
+      {"originduration", Phase::response, false},
       {"uht", Phase::response, true},
       {"upstreamresponsetime", Phase::transfer, true},
       {"urt", Phase::transfer, true},
@@ -831,6 +832,10 @@ bool find_duration(std::string_view text, DurationNs& out, std::uint8_t& digits,
     const std::string_view number = text.substr(value, length);
     DurationNs unit = unit_after_number(text.substr(value + length));
     if (unit == 0) unit = unit_of_key_suffix(key);
+    // Traefik's JSON access log writes Duration, OriginDuration and Overhead in nanoseconds.
+    if (unit == 0 && json && (equals_lower(key, "duration") || equals_lower(key, "originduration")) &&
+        text.find("\"OriginDuration\"") != std::string_view::npos)
+      unit = 1;
     if (unit == 0 && equals_lower(key, "ms")) unit = k_ns_per_ms;
     if (unit == 0 && equals_lower(key, "us")) unit = k_ns_per_us;
     if (unit == 0 && equals_lower(key, "ns")) unit = 1;

@@ -15,6 +15,7 @@ std::span<const FormatInfo> builtin_formats() {
       formats::monolog_json(),     //
       formats::access_log(),       //
       formats::haproxy_log(),      //
+      formats::envoy_log(),        //
       formats::mysql_slow(),       //
       formats::mediawiki_debug(),  //
       formats::strace_relative(),  //

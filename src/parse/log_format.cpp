@@ -161,7 +161,9 @@ void apache_directive(Builder& out, char code, std::string_view argument) {
     return out.literal(']');
   }
   if (code == 'D') return out.duration(R"(\d+)", "us", true);
-  if (code == 'T' && argument.empty()) return out.duration(R"(\d+)", "s", false);
+  if (code == 'T' && (argument.empty() || argument == "s")) return out.duration(R"(\d+)", "s", false);
+  if (code == 'T' && argument == "ms") return out.duration(R"(\d+)", "ms", true);  // %{ms}T
+  if (code == 'T' && argument == "us") return out.duration(R"(\d+)", "us", true);  // %{us}T, as %D
   if ((code == 'e' && argument == "UNIQUE_ID") ||
       (code == 'i' && (argument == "X-Request-ID" || argument == "x-request-id")))
     return out.group();

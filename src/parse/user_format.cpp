@@ -85,6 +85,14 @@ class UserLineParser final : public LineParser {
         return ParseStatus::malformed;
       }
     }
+    // Fields whose names say a phase (nginx's $upstream_connect_time, a preset's `connect_ms`
+    // group): the request's phase timers, as generic lines' pairs are read.
+    record.phases.fill(-1);
+    if (!m_fields.empty()) {
+      DurationNs total = 0;
+      std::uint8_t digits = 0;
+      find_duration(m_fields, total, digits, &record.phases);
+    }
     return ParseStatus::parsed;
   }
 

@@ -534,3 +534,37 @@ TEST_CASE("PostgreSQL lines: a statement's duration, a lock wait when it ends", 
                         record) == ParseStatus::parsed);
   CHECK(record.duration == -1);  // the deadlock check's report, not a wait's end
 }
+
+TEST_CASE("Envoy's default access log, Traefik's JSON and Apache's %{ms}T: durations and the upstream's phase",
+          "[parse][phases]") {
+  Record record;
+  REQUIRE(parse_with("envoy",
+                     "[2026-12-07T10:00:00.310Z] \"POST /api/v1/locations HTTP/2\" 503 UF 154 91 1006 - \"10.0.35.28\" "
+                     "\"nsq2http\" \"cc21d9b0-cf5c-432b-8c7e-98aeb7988cd2\" \"locations\" \"10.0.2.1:80\"",
+                     record) == ParseStatus::parsed);
+  CHECK(record.duration == 1'006'000'000);
+  CHECK(record.phases[static_cast<std::size_t>(Phase::response)] == -1);  // "-": the upstream never answered
+  CHECK(record.group == "cc21d9b0-cf5c-432b-8c7e-98aeb7988cd2");
+  CHECK(key_value(record.fields, "response_flags") == "UF");
+  CHECK(key_value(record.fields, "status") == "503");
+  CHECK(record.time % 1'000'000'000 == 316'000'000);  // the start plus the duration
+  REQUIRE(
+      parse_with("envoy",
+                 "[2026-12-07T10:00:01.000Z] \"GET / HTTP/1.1\" 200 - 0 12 48 45 \"-\" \"curl/8\" \"-\" \"a\" \"b\"",
+                 record) == ParseStatus::parsed);
+  CHECK(record.phases[static_cast<std::size_t>(Phase::response)] == 45'000'000);
+  CHECK(record.group.empty());
+
+  // Traefik's JSON: Duration and OriginDuration in nanoseconds, the origin's time the response phase.
+  auto generic = format_named("generic").make_parser();
+  const std::string traefik =
+      "{\"ClientHost\":\"10.0.0.5\",\"DownstreamStatus\":200,\"Duration\":1052345678,\"OriginDuration\":1050123456,"
+      "\"OriginStatus\":200,\"Overhead\":2222222,\"RequestMethod\":\"GET\",\"RequestPath\":\"/api/cart/1\","
+      "\"StartUTC\":\"2026-12-07T10:00:00.123456789Z\",\"level\":\"info\",\"msg\":\"\",\"time\":\"2026-12-07T10:00:"
+      "01Z\"}";
+  generic->learn({traefik}, {2026, nullptr});
+  Record json;
+  REQUIRE(generic->parse(traefik, json) == ParseStatus::parsed);
+  CHECK(json.duration == 1'052'345'678);
+  CHECK(json.phases[static_cast<std::size_t>(Phase::response)] == 1'050'123'456);
+}

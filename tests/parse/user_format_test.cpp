@@ -210,6 +210,32 @@ samples = ['203.0.113.9 - - [02/Dec/2026:20:41:00 +0000] "GET http://bbs.example
   CHECK(key_value(record.fields, "cache_status") == "miss");
   CHECK(key_value(record.fields, "method") == "GET");
   CHECK(key_value(record.fields, "http_user_agent") == "Mozilla/5.0");
+  // Apache's %{ms}T: the time taken in milliseconds.
+  const auto millis = parse_format_file(R"toml(
+name = "apache-ms"
+apache_log_format = '%h %l %u %t "%r" %>s %b %{ms}T'
+samples = ['203.0.113.9 - - [02/Dec/2026:20:41:00 +0000] "GET /x HTTP/1.1" 200 14620 1003']
+)toml",
+                                        "apache-ms.toml", diagnostics);
+  REQUIRE(millis);
+  parser = millis->make_parser();
+  REQUIRE(parser->parse(R"(203.0.113.9 - - [02/Dec/2026:20:41:00 +0000] "GET /x HTTP/1.1" 200 14620 1003)", record) ==
+          ParseStatus::parsed);
+  CHECK(record.duration == 1'003'000'000);
+  // A preset's fields that name phases (nginx's upstream timers) are the request's phases.
+  const auto upstream = parse_format_file(R"toml(
+name = "nginx-upstream"
+nginx_log_format = '$remote_addr [$time_local] "$request" $status $request_time $upstream_connect_time $upstream_header_time'
+samples = ['10.0.0.1 [02/Dec/2026:20:41:00 +0000] "GET /x HTTP/1.1" 200 1.052 1.001 1.050']
+)toml",
+                                          "nginx-upstream.toml", diagnostics);
+  REQUIRE(upstream);
+  parser = upstream->make_parser();
+  REQUIRE(parser->parse(R"(10.0.0.1 [02/Dec/2026:20:41:00 +0000] "GET /x HTTP/1.1" 200 1.052 1.001 1.050)", record) ==
+          ParseStatus::parsed);
+  CHECK(record.duration == 1'052'000'000);
+  CHECK(record.phases[static_cast<std::size_t>(Phase::connect)] == 1'001'000'000);
+  CHECK(record.phases[static_cast<std::size_t>(Phase::response)] == 49'000'000);  // less the connect
   // A format string without a time, or with both a format string and a regex, is an error.
   diagnostics.clear();
   CHECK_FALSE(parse_format_file("name = \"x\"\nnginx_log_format = '$remote_addr $status'\nsamples = ['1.2.3.4 200']\n",

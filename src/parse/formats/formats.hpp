@@ -13,6 +13,7 @@ FormatInfo mediawiki_debug();
 FormatInfo strace_relative();
 FormatInfo mysql_slow();
 FormatInfo haproxy_log();
+FormatInfo envoy_log();
 FormatInfo generic_line();
 
 }  // namespace gapscan::parse::formats

@@ -343,7 +343,8 @@ class GenericLineParser final : public LineParser {
     if (record.group.empty()) record.group = syslog_tag(record.message);
     if (record.group.empty()) record.group = bracketed_request_id(record.message);
     if (record.group.empty()) record.group = process_key(line, record.message, m_key);
-    find_duration(record.message, record.duration, record.duration_digits, &record.phases);
+    // A JSON line's keys may come before its stamp (Traefik writes `time` last): all of them.
+    find_duration(line.front() == '{' ? line : record.message, record.duration, record.duration_digits, &record.phases);
     if (record.duration >= 0) record.statement = postgres_statement(record.message);
     return ParseStatus::parsed;
   }
