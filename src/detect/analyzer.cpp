@@ -1107,6 +1107,7 @@ void Analyzer::add_wait_points(std::vector<Finding>& findings) const {
     // The mode was found from the gaps alone: the wait point says after which line it sits, and
     // its stalls (the lines that follow that line) come first among the examples.
     same->wait_point = wait.wait_point;
+    if (!same->timing) same->timing = wait.timing;  // when the stalls after that line happened
     std::vector<stats::GapSample> samples = std::move(wait.samples);
     for (stats::GapSample& sample : same->samples) {
       if (samples.size() >= m_options.max_samples) break;

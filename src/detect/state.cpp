@@ -505,6 +505,29 @@ struct StateCodec {
       t.first = line(l.at(4));
     }
   }
+  Json time_profile(const TimeProfile& p) const {
+    Json bins = Json::array();
+    for (std::size_t b = 0; b < p.m_bins.size(); ++b) {
+      const TimeProfile::Bin& bin = p.m_bins[b];
+      if (bin.gaps == 0) continue;
+      Json octaves = Json::array();
+      for (const std::uint32_t count : bin.long_gaps) octaves.push_back(count);
+      bins.push_back(Json::array({b, bin.gaps, std::move(octaves)}));
+    }
+    return Json::array({p.m_level, p.m_block, p.m_total, std::move(bins)});
+  }
+  void time_profile(const Json& j, TimeProfile& p) const {
+    p.m_level = j.at(0).get<int>();
+    p.m_block = j.at(1).get<std::int64_t>();
+    p.m_total = j.at(2).get<std::uint64_t>();
+    if (p.m_total > 0) p.m_bins.assign(TimeProfile::k_bins, TimeProfile::Bin{});
+    for (const Json& bin : j.at(3)) {
+      TimeProfile::Bin& into = p.m_bins.at(bin.at(0).get<std::size_t>());
+      into.gaps = bin.at(1).get<std::uint32_t>();
+      for (std::size_t o = 0; o < TimeProfile::k_octaves && o < bin.at(2).size(); ++o)
+        into.long_gaps[o] = bin.at(2).at(o).get<std::uint32_t>();
+    }
+  }
   Json wait_points(const WaitPoints& w) const {
     Json templates = Json::array();
     std::vector<std::uint64_t> keys;
@@ -514,7 +537,7 @@ struct StateCodec {
       const WaitPoints::Template& t = w.m_templates.at(key);
       templates.push_back(
           Json::array({key, t.input, sparse(t.bins), t.gaps, t.windows, t.stall_windows, t.stall_span_ns,
-                       samples(t.examples), t.reported.empty() ? Json() : sparse(t.reported)}));
+                       samples(t.examples), t.reported.empty() ? Json() : sparse(t.reported), time_profile(t.times)}));
     }
     Json backgrounds = Json::array();
     std::vector<SourceId> inputs;
@@ -554,6 +577,7 @@ struct StateCodec {
         entry.reported.assign(WaitPoints::k_bins, 0);
         sparse(t.at(8), entry.reported);
       }
+      time_profile(t.at(9), entry.times);
       const auto id = static_cast<std::uint32_t>(t.at(0).get<std::uint64_t>());
       w.m_templates[WaitPoints::key_of(entry.input, id)] = std::move(entry);
     }

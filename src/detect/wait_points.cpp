@@ -55,6 +55,7 @@ void WaitPoints::add(const stream::StreamWindow& window, const stats::GapSeries&
     if (entry.bins.empty()) entry.bins.assign(k_bins, 0);
     ++entry.bins[static_cast<std::size_t>(bin)];
     ++entry.gaps;
+    entry.times.add(before.time, static_cast<double>(gap.raw));
     m_scratch.push_back(key);
     if (static_cast<double>(gap.raw) >= m_options.stall_min_ns) {
       const stream::Entry& after = window.entries[series.order[gap.after]];
@@ -187,6 +188,7 @@ void WaitPoints::merge(WaitPoints&& other) {
     into.windows += from.windows;
     into.stall_windows += from.stall_windows;
     into.stall_span_ns += from.stall_span_ns;
+    into.times.merge(from.times);
     for (stats::GapSample& sample : from.examples) into.examples.push_back(std::move(sample));
     trim_examples(into.examples);
   }
@@ -317,6 +319,7 @@ std::optional<Finding> WaitPoints::test(const Template& entry, std::uint32_t id,
   if (log10_p > std::log10(m_options.alpha)) return std::nullopt;
 
   Finding f;
+  f.timing = entry.times.timing(bin_lo(best.lo), bin_hi(best.hi));
   f.lo_ns = quantile(entry.bins, best.lo, best.hi, 0.1);
   f.centre_ns = quantile(entry.bins, best.lo, best.hi, 0.5);
   f.hi_ns = quantile(entry.bins, best.lo, best.hi, 0.9);

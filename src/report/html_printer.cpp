@@ -284,13 +284,13 @@ void suspect(std::string& out, const Finding& f, const Analysis& a) {
   }
   if (f.timing) {
     const Finding::Timing& t = *f.timing;
-    out +=
-        t.kind == "window"
-            ? fmt::format("<p><b>When</b> {} of {} values from {} to {} UTC are stalls, {} of {} before or after</p>\n",
-                          html(count(t.inside_stalls)), html(count(t.inside)), html(t.start), html(t.end),
-                          html(count(t.outside_stalls)), html(count(t.outside)))
-            : fmt::format("<p><b>When</b> {} of {} values, scattered at a steady rate from {} to {} UTC</p>\n",
-                          html(count(t.inside_stalls)), html(count(t.inside)), html(t.start), html(t.end));
+    const std::string_view noun = f.values == "durations" ? "values" : "gaps after the line";
+    out += t.kind == "window"
+               ? fmt::format("<p><b>When</b> {} of {} {} from {} to {} UTC are stalls, {} of {} before or after</p>\n",
+                             html(count(t.inside_stalls)), html(count(t.inside)), noun, html(t.start), html(t.end),
+                             html(count(t.outside_stalls)), html(count(t.outside)))
+               : fmt::format("<p><b>When</b> {} of {} {}, scattered at a steady rate from {} to {} UTC</p>\n",
+                             html(count(t.inside_stalls)), html(count(t.inside)), noun, html(t.start), html(t.end));
   }
   if (f.saturation) {
     const Finding::Saturation& w = *f.saturation;

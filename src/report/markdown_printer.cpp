@@ -126,12 +126,13 @@ void suspect(std::string& out, const Finding& f, const std::vector<std::uint64_t
   }
   if (f.timing) {
     const Finding::Timing& t = *f.timing;
+    const std::string_view noun = f.values == "durations" ? "values" : "gaps after the line";
     out += t.kind == "window"
-               ? fmt::format("- When: {} of {} values from {} to {} UTC are stalls, {} of {} before or after\n",
-                             count(t.inside_stalls), count(t.inside), t.start, t.end, count(t.outside_stalls),
+               ? fmt::format("- When: {} of {} {} from {} to {} UTC are stalls, {} of {} before or after\n",
+                             count(t.inside_stalls), count(t.inside), noun, t.start, t.end, count(t.outside_stalls),
                              count(t.outside))
-               : fmt::format("- When: {} of {} values, scattered at a steady rate from {} to {} UTC\n",
-                             count(t.inside_stalls), count(t.inside), t.start, t.end);
+               : fmt::format("- When: {} of {} {}, scattered at a steady rate from {} to {} UTC\n",
+                             count(t.inside_stalls), count(t.inside), noun, t.start, t.end);
   }
   if (f.saturation) {
     const Finding::Saturation& w = *f.saturation;

@@ -48,16 +48,16 @@ void print_explain(std::string& out, const Finding& f) {
 }
 
 /// When the stalls happened: inside one window, or scattered at a steady rate.
-std::string timing_text(const Finding::Timing& t) {
+std::string timing_text(const Finding::Timing& t, std::string_view noun) {
   if (t.kind == "window") {
     return fmt::format(
-        "{} of {} values from {} to {} UTC are stalls, {} of {} before or after: a stretch "
+        "{} of {} {} from {} to {} UTC are stalls, {} of {} before or after: a stretch "
         "when every operation stalled ({})",
-        count(t.inside_stalls), count(t.inside), t.start, t.end, count(t.outside_stalls), count(t.outside),
+        count(t.inside_stalls), count(t.inside), noun, t.start, t.end, count(t.outside_stalls), count(t.outside),
         p_value(t.log10_p));
   }
-  return fmt::format("{} of {} values, scattered at a steady rate from {} to {} UTC (no stretch holds them)",
-                     count(t.inside_stalls), count(t.inside), t.start, t.end);
+  return fmt::format("{} of {} {}, scattered at a steady rate from {} to {} UTC (no stretch holds them)",
+                     count(t.inside_stalls), count(t.inside), noun, t.start, t.end);
 }
 
 /// What the finding is: its period, stalls, durations or gap band, and where it was seen.
@@ -166,7 +166,9 @@ void print_values(std::string& out, const Finding& f) {
 /// What the finding's details add under its values: the kind of line its stalls follow, the
 /// input's arrival stamps, a cause that fits as well, a modifier.
 void print_details(std::string& out, const Finding& f) {
-  if (f.timing) out += fmt::format("    {:<11}{}\n", "When", timing_text(*f.timing));
+  if (f.timing)
+    out += fmt::format("    {:<11}{}\n", "When",
+                       timing_text(*f.timing, f.values == "durations" ? "values" : "gaps after the line"));
   if (f.wait_point) {
     const Finding::WaitPoint& w = *f.wait_point;
     out += fmt::format(

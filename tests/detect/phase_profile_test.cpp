@@ -6,6 +6,7 @@
 
 #include <gapscan/detect/durations.hpp>
 #include <gapscan/detect/phase_profile.hpp>
+#include <gapscan/detect/time_profile.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -137,4 +138,31 @@ TEST_CASE("When the stalls happened: a window of the run, a steady rate, or unkn
   REQUIRE(scattered[0].timing);
   CHECK(scattered[0].timing->kind == TimingDetail::Kind::scattered);
   for (const Finding& f : untimed.finish()) CHECK_FALSE(f.timing);
+}
+
+TEST_CASE("Time profile: the same bins whatever the order of the gaps and the merges", "[detect][timing]") {
+  Random random(11);
+  std::vector<std::pair<TimeNs, double>> gaps;
+  const TimeNs start = 1'764'428'400'000'000'000;
+  for (int i = 0; i < 600; ++i) {
+    const bool slow = i >= 240 && i < 300;
+    gaps.emplace_back(start + static_cast<TimeNs>(i) * 1'000'000'000, slow ? 5.004e9 : 0.5e6 + random.uniform() * 1e6);
+  }
+  TimeProfile forward, backward, left, right;
+  for (const auto& [t, g] : gaps) forward.add(t, g);
+  for (auto it = gaps.rbegin(); it != gaps.rend(); ++it) backward.add(it->first, it->second);
+  for (std::size_t i = 0; i < gaps.size(); ++i) (i % 2 == 0 ? left : right).add(gaps[i].first, gaps[i].second);
+  left.merge(right);
+  for (const TimeProfile* p : {&forward, &backward, &left}) {
+    const auto t = p->timing(4.9e9, 5.1e9);
+    REQUIRE(t);
+    CHECK(t->kind == TimingDetail::Kind::window);
+    CHECK(t->inside_stalls == 60);
+    CHECK(t->outside_stalls == 0);
+    CHECK(t->start == forward.timing(4.9e9, 5.1e9)->start);
+    CHECK(t->end == forward.timing(4.9e9, 5.1e9)->end);
+    CHECK(t->start <= start + 240'000'000'000);
+    CHECK(t->end >= start + 300'000'000'000);
+  }
+  CHECK_FALSE(TimeProfile().timing(4.9e9, 5.1e9));
 }

@@ -267,6 +267,36 @@ void write_lookups(const std::string& path, bool window, std::uint64_t seed) {
   }
 }
 
+/// The same lookups written as lines around them, without a duration: `getaddrinfo(…)` when the
+/// lookup starts, `connected` when it is done (and the connect with it), a few more lines.
+void write_lookup_lines(const std::string& path, bool window, std::uint64_t seed) {
+  Random random(seed);
+  std::ofstream out(path);
+  const double start = 1'764'428'400.0;
+  const auto line = [&](double t, int req, const char* text) {
+    const auto seconds = static_cast<std::time_t>(t);
+    std::tm tm{};
+    gmtime_r(&seconds, &tm);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
+    char buffer[256];
+    std::snprintf(buffer, sizeof buffer, "%s.%06dZ level=info req=%d msg=\"%s\"", stamp,
+                  static_cast<int>((t - static_cast<double>(seconds)) * 1e6), req, text);
+    out << buffer << "\n";
+  };
+  for (int i = 0; i < 600; ++i) {
+    double t = start + i + random.uniform() * 0.5;
+    const bool slow = window ? (t - start >= 240 && t - start < 300) : random.uniform() < 0.1;
+    line(t, i, "handling GET /api/cart");
+    t += 0.0002 + random.uniform() * 0.0005;
+    line(t, i, "getaddrinfo(api.shop.internal)");
+    t += slow ? 5.002 + random.uniform() * 0.006 : 0.0003 + random.uniform() * 0.0015;
+    line(t, i, "connected to api.shop.internal");
+    t += 0.002 + random.uniform() * 0.01;
+    line(t, i, "done");
+  }
+}
+
 }  // namespace
 
 TEST_CASE("When the stalls happened: every lookup inside one minute is a dead nameserver, shown with its window",
@@ -299,4 +329,30 @@ TEST_CASE("When the stalls happened: every lookup inside one minute is a dead na
   // A race that loses a packet now and then, not a server that was down: the window's cause is
   // not preferred to it.
   CHECK(other["cause"] == "dns_parallel_a_aaaa_conntrack_race");
+}
+
+TEST_CASE("When the stalls happened: the same told from the gaps after the lookup's line", "[e2e][phases][timing]") {
+  const std::string inside = "gapscan_e2e_lookup_lines_window.log", scattered = "gapscan_e2e_lookup_lines_spread.log";
+  write_lookup_lines(inside, true, 93);
+  write_lookup_lines(scattered, false, 94);
+  const auto report = scan_json(inside);
+  const auto spread = scan_json(scattered);
+  std::remove(inside.c_str());
+  std::remove(scattered.c_str());
+
+  REQUIRE_FALSE(report["findings"].empty());
+  const auto& top = report["findings"][0];
+  INFO(top.dump(2).substr(0, 3000));
+  CHECK(top["cause"] == "dns_resolver_timeout");
+  REQUIRE(top.contains("timing"));
+  CHECK(top["timing"]["kind"] == "window");
+  // Bins of the run's time: the window's edges within a bin (32 s for a ten-minute run).
+  CHECK(top["timing"]["start_s"].get<double>() >= 1'764'428'400.0 + 240 - 33);
+  CHECK(top["timing"]["end_s"].get<double>() <= 1'764'428'400.0 + 300 + 33);
+
+  REQUIRE_FALSE(spread["findings"].empty());
+  const auto& other = spread["findings"][0];
+  INFO(other.dump(2).substr(0, 3000));
+  REQUIRE(other.contains("timing"));
+  CHECK(other["timing"]["kind"] == "scattered");
 }

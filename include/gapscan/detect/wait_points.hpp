@@ -20,12 +20,17 @@
 // the second null is asked: whether the band stands apart from the template's own gaps. The other
 // templates' long gaps (a request's CPU work as long as the waits) then do not hide it.
 //
+// When the stalls happened: each template keeps a TimeProfile of when its gaps began
+// (time_profile.hpp), and a wait point's finding says whether its stalls keep to one stretch of
+// the run or to a steady rate (Finding::timing).
+//
 // Bounded: at most max_templates templates are kept (the first seen); the gaps after the others
 // are counted, not kept. Each keeps its histogram and at most `examples` of its stalls with their
 // lines (twice that between cuts): three quarters its longest stalls, the rest by line hash among
 // the others (any grouping of merges keeps the same).
 
 #include <gapscan/detect/finding.hpp>
+#include <gapscan/detect/time_profile.hpp>
 #include <gapscan/stats/gap_series.hpp>
 #include <gapscan/stream/stream_table.hpp>
 
@@ -99,6 +104,7 @@ class WaitPoints {
     std::vector<std::uint32_t> reported;
     std::vector<stats::GapSample> examples;
     SourceId input = 0;
+    TimeProfile times;  ///< when its gaps began: for when the stalls happened
   };
   /// An input's gaps after every template (kept or not), per bin.
   struct Background {
