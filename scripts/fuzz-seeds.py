@@ -44,8 +44,9 @@ def logs(source: pathlib.Path, gapscan: str) -> list[bytes]:
                     data = path.read_bytes()
                     found.append(gzip.decompress(data)[:MAX_SEED] if data[:2] == b"\x1f\x8b" else data[:MAX_SEED])
     formats = subprocess.run([gapscan, "formats"], capture_output=True, text=True, check=True).stdout
-    for sample in re.findall(r"^\s+sample: (.*)$", formats, re.M):
-        found.append((sample + "\n") * 3)
+    # A format that reads entries prints its sample's later lines under the first, indented.
+    for sample in re.findall(r"^\s+sample: (.*(?:\n {10}\S.*)*)", formats, re.M):
+        found.append((sample.replace("\n          ", "\n") + "\n") * 3)
     return [f if isinstance(f, bytes) else f.encode() for f in found]
 
 
@@ -69,8 +70,8 @@ def main() -> int:
     source, gapscan, out = pathlib.Path(sys.argv[1]), sys.argv[2], pathlib.Path(sys.argv[3])
     texts = logs(source, gapscan)
     small = [t[:2048] for t in texts]
-    for family in ("mediawiki_line", "monolog_line", "monolog_json", "access_log", "mediawiki_debug",
-                   "strace_relative", "generic"):
+    for family in ("mediawiki_line", "monolog_line", "monolog_json", "access_log", "haproxy", "envoy", "mysql_slow",
+                   "mediawiki_debug", "strace_relative", "generic"):
         write(out, f"fuzz_parser_{family}", texts)
     write(out, "fuzz_read", [b"\x00" + t for t in texts] + [b"\x01" + t for t in small])
     write(out, "fuzz_scan", small)

@@ -353,7 +353,7 @@ std::vector<Finding> DurationAnalyzer::finish() {
     const bool times_known =
         std::all_of(group.values.begin(), group.values.end(), [](const Value& v) { return v.time != 0; });
     for (const Value& v : group.values) {
-      if (times_known) timed.emplace_back(v.time - v.value, static_cast<double>(v.value));
+      if (times_known) timed.emplace_back(add_saturating(v.time, -v.value), static_cast<double>(v.value));
     }
     std::sort(timed.begin(), timed.end());
     std::vector<DurationMode> modes;

@@ -8,7 +8,7 @@
 namespace gapscan::detect {
 namespace {
 
-constexpr int k_max_level = 40;  // 125 ms × 2^40 × 32: beyond any log
+constexpr int k_max_level = 26;  // 125 ms × 2^26 × 128 = 34 years a bin block: width × k_bins stays in range
 
 int octave_of(double gap_ns) {
   if (gap_ns < 1e6) return -1;
@@ -88,8 +88,12 @@ std::optional<TimingDetail> TimeProfile::timing(double lo_ns, double hi_ns) cons
   }
   if (m < k_min_stalls || used_first == k_bins || used_last - used_first < 3) return std::nullopt;
   const double rate = static_cast<double>(m) / static_cast<double>(n);
-  const TimeNs origin = m_block * static_cast<std::int64_t>(k_bins) * width();
-  const auto edge = [&](std::size_t b) { return origin + static_cast<TimeNs>(b) * width(); };
+  // Computed in double: a hostile input's block at the top level may lie beyond TimeNs's range.
+  const double origin = static_cast<double>(m_block) * static_cast<double>(k_bins) * static_cast<double>(width());
+  const auto edge = [&](std::size_t b) {
+    const double at = origin + static_cast<double>(b) * static_cast<double>(width());
+    return static_cast<TimeNs>(std::clamp(at, -9.2e18, 9.2e18));
+  };
 
   // The window: the fewest bins holding 90 % of the stalls, grown over neighbours where 80 % or
   // more of the gaps are stalls.

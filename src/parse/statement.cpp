@@ -99,7 +99,8 @@ std::string statement_fingerprint(std::string_view sql, std::size_t max_bytes) {
       continue;
     }
     if (c == '`') {  // a quoted name: kept
-      const std::size_t end = std::min(sql.size(), sql.find('`', i + 1) + 1);
+      const std::size_t close = sql.find('`', i + 1);
+      const std::size_t end = close == std::string_view::npos ? sql.size() : close + 1;  // unterminated: the rest
       out.append(sql.substr(i, end - i));
       i = end;
       continue;

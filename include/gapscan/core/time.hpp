@@ -59,6 +59,13 @@ constexpr int year_of(TimeNs time) {
   return year_of_day(seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400);
 }
 
+/// `time + d`, saturating at TimeNs's range (an instant from a hostile line plus its duration).
+constexpr TimeNs add_saturating(TimeNs time, DurationNs d) {
+  if (d > 0 && time > INT64_MAX - d) return INT64_MAX;
+  if (d < 0 && time < INT64_MIN - d) return INT64_MIN;
+  return time + d;
+}
+
 /// Milliseconds as a double, for printing and for comparing with catalog values.
 constexpr double to_ms(DurationNs d) { return static_cast<double>(d) / 1e6; }
 

@@ -24,7 +24,8 @@ struct StateCodec;
 class TimeProfile {
  public:
   static constexpr std::size_t k_bins = 128;
-  static constexpr std::size_t k_octaves = 8;  ///< classes from 1 ms, each 4 times the one before: [1, 4) ms … 16 s and more
+  static constexpr std::size_t k_octaves =
+      8;  ///< classes from 1 ms, each 4 times the one before: [1, 4) ms … 16 s and more
   static constexpr DurationNs k_base_ns = 125'000'000;
 
   /// A gap of `gap_ns` that began at `time`.
@@ -45,7 +46,9 @@ class TimeProfile {
   DurationNs width() const { return k_base_ns << m_level; }
   /// Merges pairs of bins until the block holds `block` of the next level up.
   void coarsen();
-  static std::int64_t floor_div(std::int64_t a, std::int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+  static std::int64_t floor_div(std::int64_t a, std::int64_t b) {
+    return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
+  }
 
   std::vector<Bin> m_bins;  ///< k_bins, allocated at the first gap
   int m_level = 0;

@@ -88,7 +88,7 @@ class EnvoyLogParser final : public LineParser {
     quoted(line, pos);  // :authority
     const std::string_view upstream_host = quoted(line, pos);
 
-    record.time = m_clock.instant(stamp) + std::max<DurationNs>(total, 0);
+    record.time = add_saturating(m_clock.instant(stamp), std::max<DurationNs>(total, 0));
     record.time_digits = stamp.digits;
     record.zoned = m_clock.last_zoned();
     record.duration = total;

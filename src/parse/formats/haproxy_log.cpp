@@ -129,7 +129,7 @@ class HaproxyLogParser final : public LineParser {
 
     record = Record{};
     set_phases(timers, http, record);
-    record.time = m_clock.instant(stamp) + std::max<DurationNs>(record.duration, 0);
+    record.time = add_saturating(m_clock.instant(stamp), std::max<DurationNs>(record.duration, 0));
     record.time_digits = stamp.digits;
     record.zoned = m_clock.last_zoned();
     record.duration_digits = 3;

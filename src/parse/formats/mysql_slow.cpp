@@ -157,7 +157,7 @@ class MysqlSlowParser final : public LineParser {
       digits = m_time_digits;
       zoned = true;
     }
-    record.time = start + entry.query;
+    record.time = add_saturating(start, entry.query);
     record.time_digits = digits;
     record.zoned = zoned;
     record.duration = entry.query;
