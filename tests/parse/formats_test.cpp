@@ -507,6 +507,10 @@ TEST_CASE("Statement fingerprints: values masked, lists folded, names kept", "[p
         "INSERT INTO log (a, b) VALUES (?+)");
   CHECK(statement_fingerprint("select  x1\n  from t where y = -5.5e3") == "select x1 from t where y = ?");
   CHECK(statement_fingerprint(std::string(300, 'a')).size() == 120);
+  CHECK(statement_fingerprint("SELECT `a FROM t WHERE x = 1") == "SELECT `a FROM t WHERE x = 1");  // unterminated: kept
+  CHECK(add_saturating(INT64_MAX - 5, 10) == INT64_MAX);
+  CHECK(add_saturating(INT64_MIN + 5, -10) == INT64_MIN);
+  CHECK(add_saturating(100, -10) == 90);
   CHECK(postgres_statement("duration: 989.732 ms  statement: UPDATE accounts SET balance = 1 WHERE id = 2") ==
         "UPDATE accounts SET balance = 1 WHERE id = 2");
   CHECK(postgres_statement("duration: 0.512 ms  execute S_1: SELECT 1") == "SELECT 1");
