@@ -102,7 +102,10 @@ constexpr double k_during_weight = 0.9;
 constexpr double k_fixed_rel_width = 0.15;  // a fixed delay's mode is at most this wide (plus its window's width)
 constexpr double k_modified_min_confidence = 0.4;  // a cause under a modifier must fit at least this well
 constexpr double k_satellite_weight = 0.3;
-constexpr double k_phase_weight = 0.8;   // a duration of the phase the cause's delay lands in
+constexpr double k_phase_weight = 0.8;  // a duration of the phase the cause's delay lands in
+// ... when that phase is where any backend's time goes (the response, the transfer, the client's
+// request): every wait of the server lands there, so it tells little about which
+constexpr double k_generic_phase_weight = 0.3;
 constexpr double k_phase_against = 0.2;  // ... of another phase
 constexpr std::uint64_t k_unexplained_min_requests = 3;
 constexpr double k_satellite_band_discount = 0.95;  // a band reaching the satellite fits a little less
@@ -296,7 +299,10 @@ void weigh_phase(CauseMatch& match, const detect::Finding& finding, const Cause&
   const bool lands = std::find(cause.phases.begin(), cause.phases.end(), match.phase) != cause.phases.end();
   match.phase_fit = lands ? 1 : -1;
   if (lands)
-    match.evidence = 1 - (1 - match.evidence) * (1 - k_phase_weight);
+    match.evidence = 1 - (1 - match.evidence) *
+                             (1 - (match.phase == "response" || match.phase == "transfer" || match.phase == "request"
+                                       ? k_generic_phase_weight
+                                       : k_phase_weight));
   else
     match.counter *= k_phase_against;
 }

@@ -11,8 +11,9 @@ constexpr DurationNs k_spent_ns = 1'000'000;  // 1 ms: less is the timer's round
 constexpr double k_saturation_min_share = 0.05;
 constexpr std::uint64_t k_saturation_min_waits = 10;
 constexpr double k_saturation_min_spread = 1.5;  // p90 / p10 of the waits: a timer holds them within a few %
-constexpr double k_saturation_min_time = 0.02;
-constexpr double k_healthy_wait_share = 0.01;  // a healthy proxy queues about none
+constexpr double k_saturation_min_time = 0.05;
+constexpr double k_saturation_min_median_ns = 5e6;  // waits of a few ms are a busy server, not a saturated one
+constexpr double k_healthy_wait_share = 0.01;       // a healthy proxy queues about none
 
 }  // namespace
 
@@ -102,7 +103,7 @@ std::optional<Finding> PhaseProfile::saturation() const {
     return quantile(parse::Phase::queue, waited_from + q * share);
   };
   const double p10 = waits_quantile(0.1), p50 = waits_quantile(0.5), p90 = waits_quantile(0.9);
-  if (p10 <= 0 || p90 < k_saturation_min_spread * p10) return std::nullopt;
+  if (p10 <= 0 || p90 < k_saturation_min_spread * p10 || p50 < k_saturation_min_median_ns) return std::nullopt;
 
   Finding f;
   f.values = ValueKind::duration;

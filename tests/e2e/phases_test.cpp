@@ -356,3 +356,38 @@ TEST_CASE("When the stalls happened: the same told from the gaps after the looku
   REQUIRE(other.contains("timing"));
   CHECK(other["timing"]["kind"] == "scattered");
 }
+
+TEST_CASE("A busy, healthy HAProxy: waits of a few ms in the queue and responses spread over 5-80 ms name nothing",
+          "[e2e][phases]") {
+  Random random(95);
+  const std::string path = "gapscan_e2e_haproxy_busy.log";
+  {
+    std::ofstream out(path);
+    double t = 1'764'428'647.0;
+    for (int i = 0; i < 3000; ++i) {
+      t += 0.001 + random.uniform() * 0.009;
+      const auto seconds = static_cast<std::time_t>(t);
+      std::tm tm{};
+      gmtime_r(&seconds, &tm);
+      char accept[64];
+      std::strftime(accept, sizeof accept, "%d/%b/%Y:%H:%M:%S", &tm);
+      const int wait = static_cast<int>(random.uniform() * 4), connect = static_cast<int>(random.uniform() * 3);
+      const int response = 5 + static_cast<int>(random.uniform() * 76);
+      char line[512];
+      std::snprintf(line, sizeof line,
+                    "10.8.0.%d:%d [%s.%03d] www app/web%d 0/%d/%d/%d/%d 200 %d - - ---- 12/12/11/1/0 0/0 "
+                    "{%016llx} \"GET /api/item/%d HTTP/1.1\"",
+                    2 + i % 200, 30000 + i, accept, static_cast<int>((t - static_cast<double>(seconds)) * 1000), i % 4,
+                    wait, connect, response, wait + connect + response + 1, 1000 + i % 5000,
+                    static_cast<unsigned long long>(random.next()), i % 1000);
+      out << line << "\n";
+    }
+  }
+  const auto report = scan_json(path);
+  std::remove(path.c_str());
+  INFO(report["findings"].dump(2).substr(0, 3000));
+  for (const auto& f : report["findings"]) {
+    CHECK(f["confidence"].get<double>() < 0.6);
+    CHECK(f["cause"] != "proxy_queue_saturation");  // a few ms of queue is a busy server, not a saturated one
+  }
+}

@@ -48,9 +48,9 @@ class PhaseProfile {
   std::uint64_t count_between(parse::Phase which, double lo_ns, double hi_ns) const;
 
   /// A queue or pool wait spread over a range in 5 % of the requests or more (at least 10 of
-  /// them), its 90th percentile 1.5 times its 10th or more (a timer holds its waits within a few %), and 2 % or more of
-  /// the requests' time: a saturated server or pool, as a finding of the queue phase's values (Finding::saturation).
-  /// Nothing otherwise.
+  /// them), its 90th percentile 1.5 times its 10th or more (a timer holds its waits within a few %), a median of 5 ms
+  /// or more, and 5 % or more of the requests' time: a saturated server or pool, as a finding of the queue phase's
+  /// values (Finding::saturation). Nothing otherwise.
   std::optional<Finding> saturation() const;
 
   static std::size_t bin_of(DurationNs value);
