@@ -88,11 +88,13 @@ std::optional<TimingDetail> TimeProfile::timing(double lo_ns, double hi_ns) cons
   }
   if (m < k_min_stalls || used_first == k_bins || used_last - used_first < 3) return std::nullopt;
   const double rate = static_cast<double>(m) / static_cast<double>(n);
-  // Computed in double: a hostile input's block at the top level may lie beyond TimeNs's range.
-  const double origin = static_cast<double>(m_block) * static_cast<double>(k_bins) * static_cast<double>(width());
+  // Computed in long double (exact to the ns here): a hostile input's block at the top level may
+  // lie beyond TimeNs's range.
+  const long double origin =
+      static_cast<long double>(m_block) * static_cast<long double>(k_bins) * static_cast<long double>(width());
   const auto edge = [&](std::size_t b) {
-    const double at = origin + static_cast<double>(b) * static_cast<double>(width());
-    return static_cast<TimeNs>(std::clamp(at, -9.2e18, 9.2e18));
+    const long double at = origin + static_cast<long double>(b) * static_cast<long double>(width());
+    return static_cast<TimeNs>(std::clamp(at, -9.2e18L, 9.2e18L));
   };
 
   // The window: the fewest bins holding 90 % of the stalls, grown over neighbours where 80 % or
