@@ -47,13 +47,8 @@ void write_proxy_log(const std::string& path, bool drops) {
 }  // namespace
 
 TEST_CASE("Phase timers: a second in nginx's upstream connect phase is a dropped SYN", "[e2e][phases]") {
-  const std::string faulty = "gapscan_e2e_phases_drops.log", healthy = "gapscan_e2e_phases_ok.log";
-  write_proxy_log(faulty, true);
-  write_proxy_log(healthy, false);
-  const auto report = scan_json(faulty);
-  const auto control = scan_json(healthy);
-  std::remove(faulty.c_str());
-  std::remove(healthy.c_str());
+  const auto [report, control] = gapscan::testing::scan_fault_and_control(
+      "gapscan_e2e_phases_drops", [](const std::string& path, bool fault) { write_proxy_log(path, fault); });
 
   REQUIRE_FALSE(report["findings"].empty());
   const auto& top = report["findings"][0];
@@ -142,13 +137,9 @@ void write_slow_log(const std::string& path, bool timeouts, std::uint64_t seed) 
 }  // namespace
 
 TEST_CASE("Phase timers: HAProxy's Tc of a second is a dropped SYN, named by its phase", "[e2e][phases]") {
-  const std::string faulty = "gapscan_e2e_haproxy_drops.log", healthy = "gapscan_e2e_haproxy_ok.log";
-  write_haproxy_log(faulty, true, false, 81);
-  write_haproxy_log(healthy, false, false, 82);
-  const auto report = scan_json(faulty);
-  const auto control = scan_json(healthy);
-  std::remove(faulty.c_str());
-  std::remove(healthy.c_str());
+  const auto [report, control] = gapscan::testing::scan_fault_and_control(
+      "gapscan_e2e_haproxy_drops",
+      [](const std::string& path, bool fault) { write_haproxy_log(path, fault, false, fault ? 81 : 82); });
 
   CHECK(report["inputs"][0]["format"] == "haproxy");
   REQUIRE_FALSE(report["findings"].empty());
@@ -173,13 +164,9 @@ TEST_CASE("Phase timers: HAProxy's Tc of a second is a dropped SYN, named by its
 
 TEST_CASE("Phase timers: waits in HAProxy's queue spread over a range are a saturation, no fixed delay",
           "[e2e][phases]") {
-  const std::string faulty = "gapscan_e2e_haproxy_queue.log", healthy = "gapscan_e2e_haproxy_noqueue.log";
-  write_haproxy_log(faulty, false, true, 83);
-  write_haproxy_log(healthy, false, false, 84);
-  const auto report = scan_json(faulty);
-  const auto control = scan_json(healthy);
-  std::remove(faulty.c_str());
-  std::remove(healthy.c_str());
+  const auto [report, control] = gapscan::testing::scan_fault_and_control(
+      "gapscan_e2e_haproxy_queue",
+      [](const std::string& path, bool fault) { write_haproxy_log(path, false, fault, fault ? 83 : 84); });
 
   REQUIRE_FALSE(report["findings"].empty());
   const auto& top = report["findings"][0];
@@ -197,13 +184,9 @@ TEST_CASE("Phase timers: waits in HAProxy's queue spread over a range are a satu
 
 TEST_CASE("Slow query log entries: lock waits cut off at innodb_lock_wait_timeout name it at the configured value",
           "[e2e][phases]") {
-  const std::string faulty = "gapscan_e2e_slow_timeouts.log", healthy = "gapscan_e2e_slow_waits.log";
-  write_slow_log(faulty, true, 85);
-  write_slow_log(healthy, false, 86);
-  const auto report = scan_json(faulty);
-  const auto control = scan_json(healthy);
-  std::remove(faulty.c_str());
-  std::remove(healthy.c_str());
+  const auto [report, control] = gapscan::testing::scan_fault_and_control(
+      "gapscan_e2e_slow_timeouts",
+      [](const std::string& path, bool fault) { write_slow_log(path, fault, fault ? 85 : 86); });
 
   CHECK(report["inputs"][0]["format"] == "mysql-slow");
   // Every line an entry's part or its record: none unparsed.
@@ -301,13 +284,9 @@ void write_lookup_lines(const std::string& path, bool window, std::uint64_t seed
 
 TEST_CASE("When the stalls happened: every lookup inside one minute is a dead nameserver, shown with its window",
           "[e2e][phases][timing]") {
-  const std::string inside = "gapscan_e2e_lookups_window.log", scattered = "gapscan_e2e_lookups_scattered.log";
-  write_lookups(inside, true, 91);
-  write_lookups(scattered, false, 92);
-  const auto report = scan_json(inside);
-  const auto spread = scan_json(scattered);
-  std::remove(inside.c_str());
-  std::remove(scattered.c_str());
+  const auto [report, spread] = gapscan::testing::scan_fault_and_control(
+      "gapscan_e2e_lookups_window",
+      [](const std::string& path, bool fault) { write_lookups(path, fault, fault ? 91 : 92); });
 
   REQUIRE_FALSE(report["findings"].empty());
   const auto& top = report["findings"][0];
@@ -332,13 +311,9 @@ TEST_CASE("When the stalls happened: every lookup inside one minute is a dead na
 }
 
 TEST_CASE("When the stalls happened: the same told from the gaps after the lookup's line", "[e2e][phases][timing]") {
-  const std::string inside = "gapscan_e2e_lookup_lines_window.log", scattered = "gapscan_e2e_lookup_lines_spread.log";
-  write_lookup_lines(inside, true, 93);
-  write_lookup_lines(scattered, false, 94);
-  const auto report = scan_json(inside);
-  const auto spread = scan_json(scattered);
-  std::remove(inside.c_str());
-  std::remove(scattered.c_str());
+  const auto [report, spread] = gapscan::testing::scan_fault_and_control(
+      "gapscan_e2e_lookup_lines_window",
+      [](const std::string& path, bool fault) { write_lookup_lines(path, fault, fault ? 93 : 94); });
 
   REQUIRE_FALSE(report["findings"].empty());
   const auto& top = report["findings"][0];

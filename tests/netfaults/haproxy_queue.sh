@@ -40,44 +40,10 @@ HAPROXY=$(command -v haproxy || command -v /usr/sbin/haproxy) ||
     gs_skip "haproxy is not installed (apt-get install haproxy)"
 gs_setup
 
-cat >"$OUT/haproxy.cfg" <<EOF
-global
-    log stdout format raw local0
-    log fd@3 format rfc3164 local0
-    maxconn 512
-
-defaults
-    mode http
-    log global
-    option httplog
-    option dontlognull
-    option http-server-close
-    http-reuse never
-    timeout connect 5s
-    timeout queue 30s
-    timeout client 30s
-    timeout server 30s
-
-frontend fe
-    bind 127.0.0.1:$FE_PORT
-    http-request capture req.hdr(X-Request-Id) len 40
-    default_backend be
-
-backend be
-    server srv1 $GS_SRV_IP:$PORT maxconn $MAXCONN
-EOF
-"$HAPROXY" -v | head -n 1 >"$OUT/haproxy-version.txt"
-"$HAPROXY" -c -q -f "$OUT/haproxy.cfg" >"$OUT/haproxy.err" 2>&1 ||
-    { echo "haproxy rejected its config: $(cat "$OUT/haproxy.err")" >&2; exit 1; }
-
 gs_start "$GS_NS_SRV" "$OUT/server.log" "$GS_PY" -u "$GS_HERE/netfaults.py" http-server "$GS_SRV_IP" $PORT \
     --delay-ms "$WORK_MS"
 gs_wait_tcp "$GS_NS_CLI" "$GS_SRV_IP" $PORT || exit 1
-# stdout: the raw log; fd 3: the rfc3164 one; stderr: HAProxy's own notices (sh execs haproxy,
-# so the recorded pid is HAProxy's)
-gs_start "$GS_NS_CLI" "$OUT/haproxy.log" sh -c 'exec "$1" -db -f "$2" 3>>"$3" 2>>"$4"' sh \
-    "$HAPROXY" "$OUT/haproxy.cfg" "$OUT/haproxy-syslog.log" "$OUT/haproxy.err"
-gs_wait_tcp "$GS_NS_CLI" 127.0.0.1 $FE_PORT || exit 1
+gs_haproxy_start "$OUT" $FE_PORT "maxconn $MAXCONN" "timeout queue 30s" || exit 1
 
 gs_nft "$GS_NS_SRV" add table inet gsfault
 gs_nft "$GS_NS_SRV" add chain inet gsfault input '{ type filter hook input priority -10; policy accept; }'

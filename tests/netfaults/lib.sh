@@ -217,3 +217,48 @@ EOF
     gs_log "nothing listens on $ip:$port in $ns"
     return 1
 }
+
+# gs_haproxy_start OUT FE_PORT SERVER_OPTIONS [DEFAULTS_LINE]
+#   HAProxy ($HAPROXY) in the client namespace in mode http with option httplog, a new backend
+#   connection per request (http-server-close, http-reuse never), the X-Request-Id header
+#   captured, one server $GS_SRV_IP:$PORT with SERVER_OPTIONS ("maxconn 1", or ""), on
+#   127.0.0.1:FE_PORT; DEFAULTS_LINE is added to its defaults ("timeout queue 30s"). It logs
+#   raw httplog lines to OUT/haproxy.log (stdout) and rfc3164 ones to OUT/haproxy-syslog.log
+#   (fd 3); writes OUT/haproxy.cfg and OUT/haproxy-version.txt; returns when it listens.
+gs_haproxy_start() {
+    local out=$1 fe_port=$2 server_options=$3 defaults_line=${4:-}
+    cat >"$out/haproxy.cfg" <<EOF_CFG
+global
+    log stdout format raw local0
+    log fd@3 format rfc3164 local0
+    maxconn 512
+
+defaults
+    mode http
+    log global
+    option httplog
+    option dontlognull
+    option http-server-close
+    http-reuse never
+    timeout connect 5s
+    timeout client 30s
+    timeout server 30s
+    $defaults_line
+
+frontend fe
+    bind 127.0.0.1:$fe_port
+    http-request capture req.hdr(X-Request-Id) len 40
+    default_backend be
+
+backend be
+    server srv1 $GS_SRV_IP:$PORT $server_options
+EOF_CFG
+    "$HAPROXY" -v | head -n 1 >"$out/haproxy-version.txt"
+    "$HAPROXY" -c -q -f "$out/haproxy.cfg" >"$out/haproxy.err" 2>&1 ||
+        { echo "haproxy rejected its config: $(cat "$out/haproxy.err")" >&2; return 1; }
+    # stdout: the raw log; fd 3: the rfc3164 one; stderr: HAProxy's own notices (sh execs
+    # haproxy, so the recorded pid is HAProxy's)
+    gs_start "$GS_NS_CLI" "$out/haproxy.log" sh -c 'exec "$1" -db -f "$2" 3>>"$3" 2>>"$4"' sh \
+        "$HAPROXY" "$out/haproxy.cfg" "$out/haproxy-syslog.log" "$out/haproxy.err"
+    gs_wait_tcp "$GS_NS_CLI" 127.0.0.1 "$fe_port"
+}

@@ -85,19 +85,8 @@ std::size_t skip_quoted(std::string_view line, std::size_t pos) {
   return std::string_view::npos;
 }
 
-class AccessLogParser final : public LineParser {
+class AccessLogParser final : public ClockedParser {
  public:
-  void learn(const std::vector<std::string>& sample, const TimeSettings& settings) override {
-    (void)sample;
-    m_default_year = settings.default_year;
-    m_zone = settings.zone;
-    restart();
-  }
-  void restart() override {
-    m_clock = StampClock(0, m_default_year);
-    m_clock.set_zone(m_zone);
-  }
-
   ParseStatus parse(std::string_view line, Record& record) override {
     // host, ident and user (PHP-FPM's %u may be empty: "ip -  time").
     std::size_t pos = 0;
@@ -166,12 +155,7 @@ class AccessLogParser final : public LineParser {
     m_cache_status = false;
     const std::size_t request_end = line.find('"', request + 1);
     const std::string_view request_line = line.substr(request + 1, request_end - request - 1);
-    const std::size_t space = request_line.find(' ');
-    if (space != std::string_view::npos) {
-      append_field(m_fields, "method", request_line.substr(0, space));
-      const std::size_t path_end = request_line.find(' ', space + 1);
-      append_field(m_fields, "path", request_line.substr(space + 1, path_end - space - 1));
-    }
+    request_line_fields(m_fields, request_line);
     append_field(m_fields, "status", status);
   }
 
@@ -234,9 +218,6 @@ class AccessLogParser final : public LineParser {
 
   std::string m_fields;
   bool m_cache_status = false;
-  StampClock m_clock;
-  std::shared_ptr<const Zone> m_zone;  // the input's, for zone abbreviations
-  int m_default_year = 1970;
 };
 
 }  // namespace

@@ -50,18 +50,8 @@ std::string_view quoted(std::string_view line, std::size_t& pos) {
   return value;
 }
 
-class EnvoyLogParser final : public LineParser {
+class EnvoyLogParser final : public ClockedParser {
  public:
-  void learn(const std::vector<std::string>& sample, const TimeSettings& settings) override {
-    (void)sample;
-    m_default_year = settings.default_year;
-    m_zone = settings.zone;
-    restart();
-  }
-  void restart() override {
-    m_clock = StampClock(0, m_default_year);
-    m_clock.set_zone(m_zone);
-  }
   bool context_free() const override { return true; }
 
   ParseStatus parse(std::string_view line, Record& record) override {
@@ -99,12 +89,7 @@ class EnvoyLogParser final : public LineParser {
     record.message = line.substr(2 + length + 1);
     record.completion = true;
     m_fields.clear();
-    const std::size_t space = request.find(' ');
-    if (space != std::string_view::npos) {
-      append_field(m_fields, "method", request.substr(0, space));
-      const std::size_t path_end = request.find(' ', space + 1);
-      append_field(m_fields, "path", request.substr(space + 1, path_end - space - 1));
-    }
+    request_line_fields(m_fields, request);
     append_field(m_fields, "status", status);
     append_field(m_fields, "response_flags", flags);
     append_field(m_fields, "upstream_host", upstream_host);
@@ -114,9 +99,6 @@ class EnvoyLogParser final : public LineParser {
 
  private:
   std::string m_fields;
-  StampClock m_clock;
-  std::shared_ptr<const Zone> m_zone;
-  int m_default_year = 1970;
 };
 
 }  // namespace

@@ -85,18 +85,8 @@ bool looks_like_request_id(std::string_view value) {
   return idlike * 2 >= value.size();
 }
 
-class HaproxyLogParser final : public LineParser {
+class HaproxyLogParser final : public ClockedParser {
  public:
-  void learn(const std::vector<std::string>& sample, const TimeSettings& settings) override {
-    (void)sample;
-    m_default_year = settings.default_year;
-    m_zone = settings.zone;
-    restart();
-  }
-  void restart() override {
-    m_clock = StampClock(0, m_default_year);
-    m_clock.set_zone(m_zone);
-  }
   bool context_free() const override { return true; }
 
   ParseStatus parse(std::string_view line, Record& record) override {
@@ -141,14 +131,7 @@ class HaproxyLogParser final : public LineParser {
     record.message = !request_line.empty() ? line.substr(request_line.data() - line.data() - 1)
                                            : line.substr(frontend.data() - line.data());
     append_field(m_fields, "status", status);
-    if (!request_line.empty()) {
-      const std::size_t space = request_line.find(' ');
-      if (space != std::string_view::npos) {
-        append_field(m_fields, "method", request_line.substr(0, space));
-        const std::size_t path_end = request_line.find(' ', space + 1);
-        append_field(m_fields, "path", request_line.substr(space + 1, path_end - space - 1));
-      }
-    }
+    request_line_fields(m_fields, request_line);
     append_field(m_fields, "backend", backend_server.substr(0, slash));
     append_field(m_fields, "server", backend_server.substr(slash + 1));
     append_field(m_fields, "termination", termination);
@@ -234,9 +217,6 @@ class HaproxyLogParser final : public LineParser {
   }
 
   std::string m_fields;
-  StampClock m_clock;
-  std::shared_ptr<const Zone> m_zone;
-  int m_default_year = 1970;
 };
 
 }  // namespace

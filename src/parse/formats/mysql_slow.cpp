@@ -18,6 +18,7 @@
 // fields schema, rows_examined and rows_sent. Every other line of the entry is a part of it.
 
 #include "formats.hpp"
+#include "scan.hpp"
 
 #include <gapscan/parse/fields.hpp>
 #include <gapscan/parse/stamp.hpp>
@@ -46,17 +47,10 @@ bool seconds_value(std::string_view line, std::string_view name, DurationNs& out
   return !value.empty() && parse_duration(value, k_ns_per_s, out, digits);
 }
 
-class MysqlSlowParser final : public LineParser {
+class MysqlSlowParser final : public ClockedParser {
  public:
-  void learn(const std::vector<std::string>& sample, const TimeSettings& settings) override {
-    (void)sample;
-    m_default_year = settings.default_year;
-    m_zone = settings.zone;
-    restart();
-  }
   void restart() override {
-    m_clock = StampClock(0, m_default_year);
-    m_clock.set_zone(m_zone);
+    ClockedParser::restart();
     m_entry = Entry{};
     m_in_statement = false;
   }
@@ -187,9 +181,6 @@ class MysqlSlowParser final : public LineParser {
   std::uint8_t m_time_digits = 0;
   bool m_time_zoned = false;
   bool m_have_time = false;
-  StampClock m_clock;
-  std::shared_ptr<const Zone> m_zone;
-  int m_default_year = 1970;
 };
 
 }  // namespace

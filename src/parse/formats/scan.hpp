@@ -1,9 +1,16 @@
 #pragma once
 // Helpers shared by the hand-written format scanners.
 
+#include <gapscan/parse/fields.hpp>
+#include <gapscan/parse/format.hpp>
+#include <gapscan/parse/stamp_clock.hpp>
+
 #include <cstddef>
 #include <cstring>
+#include <memory>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace gapscan::parse::formats {
 
@@ -25,6 +32,39 @@ inline bool is_upper_word(std::string_view word) {
     if (c < 'A' || c > 'Z') return false;
   }
   return true;
+}
+
+/// A format whose stamps carry a date: its clock knows the input's default year and zone (for
+/// zone abbreviations), learnt before the first line and kept over a restart.
+class ClockedParser : public LineParser {
+ public:
+  void learn(const std::vector<std::string>& sample, const TimeSettings& settings) override {
+    (void)sample;
+    m_default_year = settings.default_year;
+    m_zone = settings.zone;
+    restart();
+  }
+  void restart() override {
+    m_clock = StampClock(0, m_default_year);
+    m_clock.set_zone(m_zone);
+  }
+
+ protected:
+  StampClock m_clock;
+
+ private:
+  std::shared_ptr<const Zone> m_zone;  // the input's, for zone abbreviations
+  int m_default_year = 1970;
+};
+
+/// The named fields method and path of an HTTP request line ("GET /x HTTP/1.1"), appended to a
+/// Record::fields block.
+inline void request_line_fields(std::string& fields, std::string_view request_line) {
+  const std::size_t space = request_line.find(' ');
+  if (space == std::string_view::npos) return;
+  append_field(fields, "method", request_line.substr(0, space));
+  const std::size_t path_end = request_line.find(' ', space + 1);
+  append_field(fields, "path", request_line.substr(space + 1, path_end - space - 1));
 }
 
 }  // namespace gapscan::parse::formats
