@@ -162,25 +162,9 @@ void add_trigger(Json& j, const Finding& f) {
 }
 
 /// Satellite, folded tick modes, worst request, evidence and example gaps.
-void add_evidence(Json& j, const Finding& f) {
-  j["satellite"] =
-      f.satellite_ms ? Json{{"interval_ms", round_to(*f.satellite_ms, 4)}, {"gaps", f.satellite_gaps}} : Json();
-  Json ticks = Json::array();
-  for (const Finding::TickMode& mode : f.ticks_above)
-    ticks.push_back(Json{{"interval_ms", round_to(mode.interval_ms, 4)}, {"gaps", mode.gaps}});
-  j["ticks_above"] = std::move(ticks);
-  j["member_time_ms"] = round_to(f.member_time_ms, 3);
-  Json others = Json::array();
-  for (const Finding::OtherDelay& other : f.other_delays) {
-    others.push_back(Json{{"interval_ms", round_to(other.interval_ms, 4)},
-                          {"interval_lo_ms", round_to(other.interval_lo_ms, 4)},
-                          {"interval_hi_ms", round_to(other.interval_hi_ms, 4)},
-                          {"gaps", other.gaps},
-                          {"requests", other.requests},
-                          {"member_time_ms", round_to(other.member_time_ms, 3)},
-                          {"values", other.values}});
-  }
-  j["other_delays"] = std::move(others);
+/// What the finding measured beyond its values: the line its stalls follow, the input's arrival
+/// stamps, when the stalls happened, a queue's waits, a slowdown on the wall clock.
+void add_details(Json& j, const Finding& f) {
   j["wait_point"] = f.wait_point ? Json{{"template", f.wait_point->template_text},
                                         {"gaps_after", f.wait_point->gaps_after},
                                         {"in_band", f.wait_point->in_band},
@@ -249,6 +233,27 @@ void add_evidence(Json& j, const Finding& f) {
   } else {
     j["wall_clock"] = Json();
   }
+}
+
+void add_evidence(Json& j, const Finding& f) {
+  j["satellite"] =
+      f.satellite_ms ? Json{{"interval_ms", round_to(*f.satellite_ms, 4)}, {"gaps", f.satellite_gaps}} : Json();
+  Json ticks = Json::array();
+  for (const Finding::TickMode& mode : f.ticks_above)
+    ticks.push_back(Json{{"interval_ms", round_to(mode.interval_ms, 4)}, {"gaps", mode.gaps}});
+  j["ticks_above"] = std::move(ticks);
+  j["member_time_ms"] = round_to(f.member_time_ms, 3);
+  Json others = Json::array();
+  for (const Finding::OtherDelay& other : f.other_delays) {
+    others.push_back(Json{{"interval_ms", round_to(other.interval_ms, 4)},
+                          {"interval_lo_ms", round_to(other.interval_lo_ms, 4)},
+                          {"interval_hi_ms", round_to(other.interval_hi_ms, 4)},
+                          {"gaps", other.gaps},
+                          {"requests", other.requests},
+                          {"member_time_ms", round_to(other.member_time_ms, 3)},
+                          {"values", other.values}});
+  }
+  j["other_delays"] = std::move(others);
   j["ambiguous_with"] =
       f.ambiguous_with.empty()
           ? Json()
@@ -294,6 +299,7 @@ Json finding_json(const Finding& f) {
   add_match(j, f);
   add_shape(j, f);
   add_trigger(j, f);
+  add_details(j, f);
   add_evidence(j, f);
   return j;
 }
