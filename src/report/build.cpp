@@ -47,40 +47,9 @@ Timeline make_timeline(const detect::Timeline& t, const source::SourceTable& sou
 }
 
 /// The periodic, trigger and lattice details of a finding.
-void add_details(Finding& out, const detect::Finding& f, const RunResults& results) {
-  if (f.wait_point) {
-    const detect::WaitPointDetail& d = *f.wait_point;
-    Finding::WaitPoint wait;
-    for (const auto& [hash, text] : results.templates) {
-      if (static_cast<std::uint32_t>(hash) == d.template_id) {
-        wait.template_text = text;
-        break;
-      }
-    }
-    wait.gaps_after = d.gaps_after;
-    wait.in_band = d.in_band;
-    wait.usual_ms = d.usual_ns / 1e6;
-    wait.threshold_ms = d.threshold_ns / 1e6;
-    wait.cluster = d.cluster;
-    wait.reported = d.reported;
-    out.wait_point = std::move(wait);
-  }
-  if (f.arrival) {
-    const detect::ArrivalDetail& d = *f.arrival;
-    Finding::Arrival arrival;
-    if (results.sources != nullptr && d.input < results.sources->size()) arrival.input = results.sources->name(d.input);
-    arrival.lines = d.lines;
-    arrival.bursts = d.bursts;
-    arrival.burst_count = d.burst_count;
-    arrival.burst_lines = d.burst_lines;
-    arrival.tightness_ms = d.tightness_ns / 1e6;
-    arrival.median_size = d.median_size;
-    arrival.median_length_ms = d.median_length_ns / 1e6;
-    arrival.timed = d.timed;
-    arrival.early = d.early;
-    arrival.set_aside = d.set_aside;
-    out.arrival = std::move(arrival);
-  }
+/// When the finding's stalls happened: a place on the wall clock, a window of the run or a
+/// steady rate; and a queue's waits.
+void add_timing(Finding& out, const detect::Finding& f, const RunResults& results) {
   if (f.wall_clock) {
     const detect::WallClockSlowdown& d = *f.wall_clock;
     Finding::WallClock w;
@@ -122,6 +91,43 @@ void add_details(Finding& out, const detect::Finding& f, const RunResults& resul
     out.saturation = Finding::Saturation{d.phase,        d.requests,     d.waited,           d.p10_ns / 1e6,
                                          d.p50_ns / 1e6, d.p90_ns / 1e6, d.longest_ns / 1e6, d.time_share};
   }
+}
+
+void add_details(Finding& out, const detect::Finding& f, const RunResults& results) {
+  if (f.wait_point) {
+    const detect::WaitPointDetail& d = *f.wait_point;
+    Finding::WaitPoint wait;
+    for (const auto& [hash, text] : results.templates) {
+      if (static_cast<std::uint32_t>(hash) == d.template_id) {
+        wait.template_text = text;
+        break;
+      }
+    }
+    wait.gaps_after = d.gaps_after;
+    wait.in_band = d.in_band;
+    wait.usual_ms = d.usual_ns / 1e6;
+    wait.threshold_ms = d.threshold_ns / 1e6;
+    wait.cluster = d.cluster;
+    wait.reported = d.reported;
+    out.wait_point = std::move(wait);
+  }
+  if (f.arrival) {
+    const detect::ArrivalDetail& d = *f.arrival;
+    Finding::Arrival arrival;
+    if (results.sources != nullptr && d.input < results.sources->size()) arrival.input = results.sources->name(d.input);
+    arrival.lines = d.lines;
+    arrival.bursts = d.bursts;
+    arrival.burst_count = d.burst_count;
+    arrival.burst_lines = d.burst_lines;
+    arrival.tightness_ms = d.tightness_ns / 1e6;
+    arrival.median_size = d.median_size;
+    arrival.median_length_ms = d.median_length_ns / 1e6;
+    arrival.timed = d.timed;
+    arrival.early = d.early;
+    arrival.set_aside = d.set_aside;
+    out.arrival = std::move(arrival);
+  }
+  add_timing(out, f, results);
   if (f.periodic) {
     const detect::PeriodicDetail& d = *f.periodic;
     out.periodic =
