@@ -679,7 +679,8 @@ std::vector<DelayWindow> configured_windows(const Cause& cause, const std::vecto
   return windows;
 }
 
-stats::LineFilter request_evidence_filter(const Catalog& catalog, std::vector<std::string>& described) {
+stats::LineFilter request_evidence_filter(const Catalog& catalog, std::vector<std::string>& described,
+                                          stats::LineScreen* screen) {
   // Tested on every context line a kept example gap takes, in the analysis's one ordered stage:
   // RE2 pattern by pattern cost 6 % of a scan, so the regexes are prefiltered by their atoms
   // (core/prefilter) and RE2 confirms only the lines that hold one. Field tests are few and
@@ -705,6 +706,7 @@ stats::LineFilter request_evidence_filter(const Catalog& catalog, std::vector<st
       described.push_back(std::move(what));
     }
   }
+  if (screen != nullptr) *screen = stats::LineScreen{regexes, !patterns->fields.empty()};
   patterns->prefilter.emplace(regexes);
   return [patterns = std::shared_ptr<const Patterns>(std::move(patterns))](std::string_view text,
                                                                            std::string_view fields) {

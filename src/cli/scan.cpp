@@ -77,12 +77,12 @@ struct DerivedStreams {
   }
   /// The record's derived streams (--derived-streams); `hash`: name()'s for it.
   void add(stream::StreamTable& streams_table, const parse::Record& record, std::uint64_t hash, std::string_view text,
-           const LineLocation& location) {
+           const LineLocation& location, const stream::LineMarks& marks) {
     parse::Record derived = record;
     std::array<char, 24> key{};
     if (!record.group.empty()) {
       derived.group = std::string_view(k_log_key.data(), k_log_key.size());
-      streams_table.add(derived, text, location);
+      streams_table.add(derived, text, location, marks);
       if (!input_log) ++streams;
       input_log = true;
     }
@@ -92,7 +92,7 @@ struct DerivedStreams {
       const int length = std::snprintf(key.data(), key.size(), "%cT%016llx", detect::k_derived_key,
                                        static_cast<unsigned long long>(hash));
       derived.group = std::string_view(key.data(), static_cast<std::size_t>(length));
-      streams_table.add(derived, text, location);
+      streams_table.add(derived, text, location, marks);
     }
   }
   /// The input's templates, for the report; the next input starts with none.
@@ -112,7 +112,7 @@ struct ProcessStreams {
   static constexpr std::size_t k_max_processes = 4096;
 
   void add(stream::StreamTable& streams_table, const parse::Record& record, std::string_view text,
-           const LineLocation& location) {
+           const LineLocation& location, const stream::LineMarks& marks) {
     if (record.process.empty() || record.group.empty() || record.process == record.group) return;
     // Per line: look the process up first, so that a known one costs no allocation.
     if (processes.find(record.process) == processes.end()) {
@@ -123,7 +123,7 @@ struct ProcessStreams {
     key.assign(1, detect::k_derived_key).append("P").append(record.process);
     parse::Record derived = record;
     derived.group = key;
-    streams_table.add(derived, text, location);
+    streams_table.add(derived, text, location, marks);
   }
   void end_input() { processes.clear(); }
 };
@@ -134,6 +134,7 @@ struct Pipeline {
   DerivedStreams* templates = nullptr;  ///< names every record's template (the same object as `derived`, if set)
   ProcessStreams* processes = nullptr;
   stream::StreamTable* streams = nullptr;
+  detect::LineMarker* marker = nullptr;  ///< null: lines are not marked, windows keep their text
   detect::DurationAnalyzer* durations = nullptr;
   std::shared_ptr<const std::vector<parse::FormatInfo>> user_formats;
   std::uint64_t records = 0;        ///< read so far, over all inputs (--follow's messages)
@@ -145,7 +146,10 @@ struct Pipeline {
 /// Reads one input to the end, handing its records to the stream table.
 report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Encoding encoding, const std::string& name,
                          SourceId id, int file_year, const ScanConfig& config, Pipeline& pipeline,
-                         std::vector<Diagnostic>& diagnostics) {
+                         std::vector<Diagnostic>& diagnostics,
+                         std::shared_ptr<const source::LineText> text_file = nullptr) {
+  // A plain file's lines keep no text in the streams when they are marked: it is read back.
+  if (text_file && pipeline.marker != nullptr) pipeline.streams->set_text_file(id, std::move(text_file));
   parse::ReaderOptions options;
   options.group_by = config.group_by;
   options.user_formats = pipeline.user_formats;
@@ -166,9 +170,13 @@ report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Enco
         parse::Record named = record;
         const std::uint64_t hash = pipeline.templates->name(record);
         named.template_id = static_cast<std::uint32_t>(hash);
-        pipeline.streams->add(named, text, location);
-        if (pipeline.derived != nullptr) pipeline.derived->add(*pipeline.streams, named, hash, text, location);
-        pipeline.processes->add(*pipeline.streams, record, text, location);
+        // What the analysis would search the line's text for, found once here for every
+        // stream it joins: its windows then need no text but the trigger lines'.
+        const stream::LineMarks marks =
+            pipeline.marker != nullptr ? pipeline.marker->mark(text, record.fields) : stream::LineMarks{};
+        pipeline.streams->add(named, text, location, marks);
+        if (pipeline.derived != nullptr) pipeline.derived->add(*pipeline.streams, named, hash, text, location, marks);
+        pipeline.processes->add(*pipeline.streams, record, text, location, marks);
         if (record.duration >= 0) {
           // Durations are grouped by an explicit --group-by (a field or regex): a
           // request id would make a group of one; else by the operation the line
@@ -252,7 +260,8 @@ Expected<detect::AnalyzerOptions> analyzer_options_for(const catalog::Catalog& c
     if (!regex) return unexpected(regex.error());
     analyzer_options.triggers.push_back({std::string(), pattern, std::string()});
   }
-  analyzer_options.keep_context = catalog::request_evidence_filter(catalog, analyzer_options.context_patterns);
+  analyzer_options.keep_context =
+      catalog::request_evidence_filter(catalog, analyzer_options.context_patterns, &analyzer_options.context_screen);
   return analyzer_options;
 }
 
@@ -276,7 +285,8 @@ std::vector<report::Input> read_inputs(const ScanConfig& config, const std::vect
       if (interrupted()) break;
       const SourceId id = sources.add(spec.is_stdin ? "<stdin>" : spec.name);
       source::Encoding encoding = source::Encoding::plain;
-      auto bytes = source::open_input(spec, &encoding, &progress.bytes());
+      std::shared_ptr<const source::LineText> text_file;
+      auto bytes = source::open_input(spec, &encoding, &progress.bytes(), &text_file);
       if (!bytes) {
         diagnostics.push_back(bytes.error());
         inputs.push_back(report::Input{sources.name(id), "none", "plain", 0, 0, bytes.error().message});
@@ -284,7 +294,7 @@ std::vector<report::Input> read_inputs(const ScanConfig& config, const std::vect
         continue;
       }
       inputs.push_back(read_input(std::move(*bytes), encoding, sources.name(id), id, source::modification_year(spec),
-                                  config, pipeline, diagnostics));
+                                  config, pipeline, diagnostics, std::move(text_file)));
       progress.file_done();
     }
     progress.finish();
@@ -578,8 +588,11 @@ void read_in_turn(const ScanConfig& config, const std::vector<source::InputSpec>
   DerivedStreams derived;
   ProcessStreams processes;
   Pipeline pipeline = pipeline_of(config, user_formats, streams, derived, processes, durations);
+  detect::LineMarker marker = prototype.line_marker(grouping);
+  pipeline.marker = &marker;
   pipeline.end_input = [&](SourceId input) {
     streams.finish();
+    streams.set_text_file(input, nullptr);
     analyses.end(input, queue.get(), pipeline.arrivals.finish(input));
     state.durations.merge(std::exchange(durations, detect::DurationAnalyzer()));
     state.add_templates(derived.end_input());
@@ -659,8 +672,11 @@ ScanState scan_one_input(const source::InputSpec& spec, SourceId id, const ScanC
   DerivedStreams derived;
   ProcessStreams processes;
   Pipeline pipeline = pipeline_of(config, user_formats, streams, derived, processes, durations);
+  detect::LineMarker marker = prototype.line_marker(grouping);
+  pipeline.marker = &marker;
   pipeline.end_input = [&](SourceId input) {
     streams.finish();
+    streams.set_text_file(input, nullptr);
     analyzer->add_arrival(pipeline.arrivals.finish(input));
     if (!adapted) adapted = analyzer->adapted_prefilter();
     one.analyzer->merge(std::move(*analyzer));
@@ -670,13 +686,14 @@ ScanState scan_one_input(const source::InputSpec& spec, SourceId id, const ScanC
   };
   const std::string name = spec.is_stdin ? "<stdin>" : spec.name;
   source::Encoding encoding = source::Encoding::plain;
-  auto bytes = source::open_input(spec, &encoding, &progress.bytes());
+  std::shared_ptr<const source::LineText> text_file;
+  auto bytes = source::open_input(spec, &encoding, &progress.bytes(), &text_file);
   if (!bytes) {
     one.diagnostics.push_back(bytes.error());
     one.inputs.push_back(report::Input{name, "none", "plain", 0, 0, bytes.error().message});
   } else {
     one.inputs.push_back(read_input(std::move(*bytes), encoding, name, id, source::modification_year(spec), config,
-                                    pipeline, one.diagnostics));
+                                    pipeline, one.diagnostics, std::move(text_file)));
   }
   one.derived_streams = derived.streams + processes.streams;
   one.grouping = streams.stats();

@@ -118,6 +118,12 @@ std::vector<TriggerAligner::LineMatch> TriggerAligner::find_lines(const stream::
   std::vector<LineMatch> found;
   const std::size_t first = window.window_index > 0 ? 1 : 0;
   if (m_specs.empty() || first >= window.entries.size()) return found;
+  if (window.marked) {
+    for (const stream::LineMark& mark : window.marks) {
+      if (mark.entry >= first && mark.spec < m_specs.size()) found.push_back({mark.entry, mark.spec});
+    }
+    return found;
+  }
   const std::shared_ptr<const Prefilter> filter = prefilter();
   std::vector<Prefilter::Candidate> hits;  // candidate matches: where, and which atom
   filter->candidates(window.text, window.entries[first].text_offset, hits);
@@ -143,7 +149,7 @@ std::vector<TriggerAligner::LineMatch> TriggerAligner::find_lines(const stream::
 
 bool TriggerAligner::keep_trigger_lines(const stream::StreamWindow& window, const std::vector<LineMatch>& lines) {
   // Trigger lines are kept whatever the stream's hash: they are few.
-  if (!m_adapted) {
+  if (!m_adapted && !window.marked) {
     // The atoms are filed under the byte pairs this log has least of, once its first 64 KiB
     // are seen (a matter of speed only: the lines found are the same).
     m_sample.append(window.text.substr(0, k_adapt_sample - m_sample.size()));

@@ -79,8 +79,10 @@ int modification_year(const InputSpec& spec) {
 }
 
 Expected<std::unique_ptr<ByteSource>> open_input(const InputSpec& spec, Encoding* encoding,
-                                                 std::atomic<std::uint64_t>* raw_bytes) {
+                                                 std::atomic<std::uint64_t>* raw_bytes,
+                                                 std::shared_ptr<const LineText>* text) {
   std::unique_ptr<ByteSource> raw;
+  int file = -1;
   if (spec.is_stdin) {
     raw = make_fd_source(0, "<stdin>");
   } else {
@@ -88,11 +90,21 @@ Expected<std::unique_ptr<ByteSource>> open_input(const InputSpec& spec, Encoding
     if (fd < 0) {
       return unexpected(make_error(spec.name, fmt::format("cannot open: {}", std::strerror(errno))));
     }
+    file = fd;
     raw = make_fd_source(fd, spec.name);
   }
   if (raw_bytes != nullptr) raw = make_counting_source(std::move(raw), *raw_bytes);
   const std::string name = spec.is_stdin ? std::string("<stdin>") : spec.name;
-  return open_decoded(std::move(raw), name, encoding);
+  Encoding found = Encoding::plain;
+  std::unique_ptr<ByteSource> decoded = open_decoded(std::move(raw), name, &found);
+  if (encoding != nullptr) *encoding = found;
+  if (text != nullptr) {
+    text->reset();
+    struct stat info {};
+    if (file >= 0 && found == Encoding::plain && ::fstat(file, &info) == 0 && S_ISREG(info.st_mode))
+      *text = LineText::open(file);
+  }
+  return decoded;
 }
 
 std::uint64_t input_size(const InputSpec& spec) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 #include <unordered_map>
 
 namespace gapscan::stats {
@@ -22,8 +23,11 @@ class WindowLines {
     if (!m_keep_context) return &at(index);
     auto [found, added] = m_context.try_emplace(index, false);
     if (added) {
+      // A line marked where it was parsed without what evidence needs is none (stream::LineMarks).
       const stream::Entry& entry = m_window.entries[index];
-      found->second = m_keep_context(m_window.line_text(entry), m_window.line_fields(entry));
+      const bool ruled_out =
+          (entry.flags & stream::Entry::k_marked) != 0 && (entry.flags & stream::Entry::k_screened) == 0;
+      found->second = !ruled_out && m_keep_context(m_window.line_text(entry), m_window.line_fields(entry));
     }
     return found->second ? &at(index) : nullptr;
   }
@@ -55,20 +59,55 @@ void add_context(GapSample& sample, const stream::StreamWindow& window, const Ga
 
 }  // namespace
 
+struct EvidenceLine::Bytes {
+  mutable std::once_flag once;
+  std::shared_ptr<const source::LineText> file;  // null: `data` holds the text already
+  std::uint64_t offset = 0;
+  mutable std::string data;
+};
+
 EvidenceLine::EvidenceLine(const LineLocation& where, std::string_view text, std::string_view fields)
     : location(where),
       m_text_length(static_cast<std::uint32_t>(std::min<std::size_t>(text.size(), UINT32_MAX))),
       m_fields_length(static_cast<std::uint32_t>(std::min<std::size_t>(fields.size(), UINT32_MAX))) {
-  const std::size_t size = std::size_t{m_text_length} + m_fields_length;
-  if (size == 0) return;
-  std::shared_ptr<char[]> bytes = std::make_shared_for_overwrite<char[]>(size);
-  std::copy_n(text.data(), m_text_length, bytes.get());
-  std::copy_n(fields.data(), m_fields_length, bytes.get() + m_text_length);
+  if (m_text_length + std::size_t{m_fields_length} == 0) return;
+  auto bytes = std::make_shared<Bytes>();
+  bytes->data.reserve(std::size_t{m_text_length} + m_fields_length);
+  bytes->data.append(text.substr(0, m_text_length)).append(fields.substr(0, m_fields_length));
   m_bytes = std::move(bytes);
 }
 
+EvidenceLine::EvidenceLine(const LineLocation& where, std::shared_ptr<const source::LineText> file,
+                           std::uint32_t length, std::string_view fields)
+    : location(where),
+      m_text_length(length),
+      m_fields_length(static_cast<std::uint32_t>(std::min<std::size_t>(fields.size(), UINT32_MAX))) {
+  auto bytes = std::make_shared<Bytes>();
+  bytes->file = std::move(file);
+  bytes->offset = where.offset;
+  bytes->data.assign(fields.substr(0, m_fields_length));
+  m_bytes = std::move(bytes);
+}
+
+const std::string& EvidenceLine::bytes() const {
+  const Bytes& bytes = *m_bytes;
+  if (bytes.file) {
+    std::call_once(bytes.once, [&] {
+      std::string all;
+      all.reserve(std::size_t{m_text_length} + bytes.data.size());
+      bytes.file->read(bytes.offset, m_text_length, all);
+      all += bytes.data;
+      bytes.data = std::move(all);
+    });
+  }
+  return bytes.data;
+}
+
 EvidenceLine evidence_line(const stream::StreamWindow& window, const stream::Entry& entry) {
-  EvidenceLine line{entry.location, window.line_text(entry), window.line_fields(entry)};
+  EvidenceLine line =
+      entry.has_text() || !window.text_file
+          ? EvidenceLine{entry.location, window.line_text(entry), window.line_fields(entry)}
+          : EvidenceLine{entry.location, window.text_file, entry.text_length, window.line_fields(entry)};
   line.template_id = entry.template_id;
   return line;
 }

@@ -8,7 +8,7 @@
 namespace gapscan::stream {
 
 struct StreamTable::Stream {
-  explicit Stream(std::pmr::memory_resource* memory) : entries(memory), text(memory) {}
+  explicit Stream(std::pmr::memory_resource* memory) : entries(memory), text(memory), marks(memory) {}
   std::string key;         // map key: the group key, or "\x01<input>" for a whole-input stream
   std::uint64_t hash = 0;  // of key
   bool keyed = true;
@@ -21,6 +21,11 @@ struct StreamTable::Stream {
   // The entries' text: its first `spilled` bytes are in the spill store (in `chunks`, in
   // order), the rest in `text`. Entry::text_offset counts from the first byte of all of it.
   std::pmr::string text;
+  std::pmr::vector<LineMark> marks;  // of the entries since the last window
+  bool marked = true;                // every entry since the last window was marked
+  // The text file of its input (StreamTable::set_text_file), if any: its entries from that
+  // input keep no text.
+  std::shared_ptr<const source::LineText> text_file;
   std::uint32_t spilled = 0;
   std::vector<SpillStore::Chunk> chunks;
   List* list = nullptr;
@@ -150,7 +155,7 @@ StreamTable::~StreamTable() {
 
 std::size_t StreamTable::bytes_of(const Stream& stream) const {
   return stream.entries.capacity() * sizeof(Entry) + stream.text.capacity() +
-         stream.chunks.capacity() * sizeof(SpillStore::Chunk);
+         stream.chunks.capacity() * sizeof(SpillStore::Chunk) + stream.marks.capacity() * sizeof(LineMark);
 }
 
 void StreamTable::count(Stream& stream) {
@@ -203,6 +208,8 @@ StreamTable::Stream& StreamTable::find_or_open(std::string_view key, SourceId in
   stream->window_index = 0;
   stream->only_carried = false;
   stream->last_time = 0;
+  stream->marked = true;
+  stream->text_file = input < m_text_files.size() ? m_text_files[input] : nullptr;
   // Counted from the start (an empty string's inline buffer is capacity too): close() takes
   // away all of bytes_of(), so the count returns to zero when every stream is closed.
   count(*stream);
@@ -221,7 +228,13 @@ void StreamTable::move_to(Stream& stream, List& list) {
   list.push_back(stream);
 }
 
-void StreamTable::add(const parse::Record& record, std::string_view raw_line, const LineLocation& location) {
+void StreamTable::set_text_file(SourceId input, std::shared_ptr<const source::LineText> file) {
+  if (m_text_files.size() <= input) m_text_files.resize(input + 1);
+  m_text_files[input] = std::move(file);
+}
+
+void StreamTable::add(const parse::Record& record, std::string_view raw_line, const LineLocation& location,
+                      const LineMarks& marks) {
   Stream& stream = find_or_open(record.group, location.source);
   const std::string_view kept = raw_line.substr(0, m_options.max_line_text);
   const std::string_view fields = record.fields.substr(0, m_options.max_line_fields);
@@ -236,11 +249,21 @@ void StreamTable::add(const parse::Record& record, std::string_view raw_line, co
   entry.completion = record.completion || record.duration >= 0;
   entry.fields_length = static_cast<std::uint16_t>(fields.size());
   entry.template_id = record.template_id;
+  // A marked line that matches no trigger and cannot be request evidence needs no text in the
+  // analysis: the few shown in a report are read back from the file (of the stream's own input).
+  const bool text_free = marks.known && marks.triggers.empty() && !marks.screened && stream.text_file != nullptr &&
+                         location.source == stream.input;
+  if (marks.known) entry.flags |= Entry::k_marked;
+  if (marks.screened) entry.flags |= Entry::k_screened;
+  if (text_free) entry.flags |= Entry::k_no_text;
+  stream.marked = stream.marked && marks.known;
+  for (const std::uint32_t spec : marks.triggers)
+    stream.marks.push_back({static_cast<std::uint32_t>(stream.entries.size()), spec});
   if (record.duration >= 0) {
     entry.duration_us = static_cast<std::uint32_t>(
         std::min<DurationNs>(record.duration / k_ns_per_us, static_cast<DurationNs>(Entry::k_no_duration) - 1));
   }
-  stream.text.append(kept);
+  if (!text_free) stream.text.append(kept);
   stream.text.append(fields);
   stream.entries.push_back(entry);
   count(stream);
@@ -268,11 +291,14 @@ void StreamTable::emit(Stream& stream) {
   window.stream_id = stream.order;
   window.window_index = stream.window_index++;
   Entry carried = stream.entries.back();
-  std::pmr::string text(
-      std::string_view(stream.text).substr(carried.text_offset, carried.text_length + carried.fields_length), m_memory);
+  std::pmr::string text(std::string_view(stream.text).substr(carried.text_offset, carried.stored_length()), m_memory);
   carried.text_offset = 0;
   window.entries.swap(stream.entries);
   window.text.swap(stream.text);
+  window.marks.swap(stream.marks);
+  window.marked = stream.marked;
+  window.text_file = stream.text_file;
+  stream.marked = true;
   stream.entries.push_back(carried);
   stream.text.swap(text);
   stream.only_carried = true;
@@ -294,6 +320,8 @@ void StreamTable::close(Stream& stream) {
   std::pmr::vector<Entry>(m_memory).swap(spare->entries);
   std::pmr::string(m_memory).swap(spare->text);  // (assigning an empty string would keep the buffer)
   std::vector<SpillStore::Chunk>().swap(spare->chunks);
+  std::pmr::vector<LineMark>(m_memory).swap(spare->marks);
+  spare->text_file.reset();
   if (m_spare.size() < k_max_spare) m_spare.push_back(std::move(spare));
 }
 
@@ -437,7 +465,8 @@ void StreamTable::peek(const std::function<void(const StreamWindow&)>& f) const 
   for (const Stream* stream : open) {
     const std::pmr::string spilled_too = stream->spilled > 0 ? text_of(*stream) : std::pmr::string(m_memory);
     f(StreamWindow{stream->keyed ? std::string_view(stream->key) : std::string_view(), stream->input, stream->order,
-                   stream->window_index, stream->entries, stream->spilled > 0 ? spilled_too : stream->text});
+                   stream->window_index, stream->entries, stream->spilled > 0 ? spilled_too : stream->text,
+                   stream->marks, stream->marked, stream->text_file});
   }
 }
 

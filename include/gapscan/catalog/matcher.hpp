@@ -84,8 +84,10 @@ std::vector<Suspect> rank_suspects(const std::vector<detect::Finding>& findings,
 /// The lines that the catalog's request-wide evidence (scope "request") can match, as a filter
 /// for the lines kept as context of example gaps (stats::GapPool::keep_context_if): the other
 /// lines of a request are read by nothing. `described` gets what it looks for, one entry per
-/// pattern, so that scans which kept different lines are told apart.
-stats::LineFilter request_evidence_filter(const Catalog& catalog, std::vector<std::string>& described);
+/// pattern, so that scans which kept different lines are told apart. `screen` gets what a line
+/// must hold for the filter to pass it (detect::LineMarker tests it on every line).
+stats::LineFilter request_evidence_filter(const Catalog& catalog, std::vector<std::string>& described,
+                                          stats::LineScreen* screen = nullptr);
 
 /// The confidence from which the report calls a suspect likely.
 inline constexpr double k_likely_confidence = 0.6;

@@ -4,6 +4,7 @@
 
 #include <gapscan/detect/arrival.hpp>
 #include <gapscan/detect/finding.hpp>
+#include <gapscan/detect/line_marker.hpp>
 #include <gapscan/detect/timeline.hpp>
 #include <gapscan/detect/wait_points.hpp>
 #include <gapscan/stats/gap_pool.hpp>
@@ -44,6 +45,7 @@ struct AnalyzerOptions {
   /// scans merge only with scans that kept the same lines.
   stats::LineFilter keep_context;
   std::vector<std::string> context_patterns;
+  stats::LineScreen context_screen;  ///< what keep_context needs of a line (LineMarker's first test)
   /// Threads for the tests over all requests at the end (finish(): the periodicity test's
   /// candidates, the pooled lattice test beside the rest); the result is the same for any number.
   unsigned threads = 1;
@@ -89,6 +91,11 @@ class Analyzer {
   }
   /// The trigger prefilter adapted to the log, for the next input's analysis (TriggerAligner).
   std::shared_ptr<const Prefilter> adapted_prefilter() const { return m_triggers.adapted_prefilter(); }
+  /// What marks the lines where they are parsed with what this analysis would look for in
+  /// their text (its trigger patterns, its context filter), for a stream table of `grouping`.
+  LineMarker line_marker(const stream::GroupingOptions& grouping) const {
+    return LineMarker(m_triggers, m_options.keep_context, m_options.context_screen, grouping);
+  }
   void use_prefilter(std::shared_ptr<const Prefilter> adapted) { m_triggers.use_prefilter(std::move(adapted)); }
 
   /// What an analysis merged into this one later need not keep: the sampling thresholds (example

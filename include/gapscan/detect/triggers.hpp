@@ -158,7 +158,8 @@ class TriggerAligner {
   };
   /// The window's lines that match a pattern, in line order and, on one line, in pattern order
   /// (a window after a stream's first starts with the previous window's last line: not
-  /// searched again). Changes nothing: may run on several threads at once, beside add().
+  /// searched again): those its marks name when it is marked (LineMarker), else found in its
+  /// text. Changes nothing: may run on several threads at once, beside add().
   std::vector<LineMatch> find_lines(const stream::StreamWindow& window) const;
 
   /// Keeps the window's span, stalls and trigger lines (`lines`: find_lines of this window).
@@ -175,6 +176,13 @@ class TriggerAligner {
   /// use it from its start (a matter of speed: the lines found are the same).
   std::shared_ptr<const Prefilter> adapted_prefilter() const;
   void use_prefilter(std::shared_ptr<const Prefilter> adapted);
+  /// The specs' patterns, in spec order (what the prefilter is built from), compiled and as text;
+  /// the prefilter as it is now (adapted to the log once its first k_adapt_sample bytes are
+  /// seen). For a LineMarker, which looks for them where lines are parsed.
+  const std::vector<Regex>& regexes() const { return m_regexes; }
+  std::vector<std::string> patterns() const;
+  std::shared_ptr<const Prefilter> prefilter() const;
+  static constexpr std::size_t k_adapt_sample = 64 * 1024;
   /// Adds `offset` to every stream id kept: the ids of an input analysed apart become the run's.
   void shift_streams(std::uint64_t offset);
 
@@ -242,10 +250,6 @@ class TriggerAligner {
   /// Keeps the lines found that match a trigger pattern and counts its markers' lines, and
   /// adapts the prefilter to the first text seen; whether a trigger line was kept.
   bool keep_trigger_lines(const stream::StreamWindow& window, const std::vector<LineMatch>& lines);
-  /// The specs' patterns, in spec order (what the prefilter is built from).
-  std::vector<std::string> patterns() const;
-  /// The prefilter as it is now (adapted to the log once its first 64 KiB are seen).
-  std::shared_ptr<const Prefilter> prefilter() const;
   /// The median of the series' gaps, at least 1 ns.
   double median_gap(const stats::GapSeries& series);
   /// The reference bin of a gap: its ratio to the window's median gap, in millionths, binned.
@@ -274,7 +278,6 @@ class TriggerAligner {
   /// adapted, under m_prefilter_lock, as find_lines may be reading it. Shared by copies.
   std::shared_ptr<const Prefilter> m_prefilter;
   std::shared_ptr<std::mutex> m_prefilter_lock = std::make_shared<std::mutex>();
-  static constexpr std::size_t k_adapt_sample = 64 * 1024;
   std::string m_sample;  ///< the first text seen, until the prefilter is adapted to it
   bool m_adapted = false;
   TriggerOptions m_options;

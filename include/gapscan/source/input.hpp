@@ -6,6 +6,7 @@
 #include <gapscan/core/location.hpp>
 #include <gapscan/source/byte_source.hpp>
 #include <gapscan/source/decode.hpp>
+#include <gapscan/source/line_text.hpp>
 
 #include <atomic>
 #include <cstdint>
@@ -39,9 +40,12 @@ int modification_year(const InputSpec& spec);
 
 /// Opens one input for reading, decoding gzip, zstd, bzip2 and xz (by their magic bytes).
 /// The error names the file and the reason; `encoding` receives what was detected; the raw
-/// bytes read (before decoding) are added to `raw_bytes` when given.
+/// bytes read (before decoding) are added to `raw_bytes` when given. `text`, when given,
+/// receives a reader of the lines' text at their offsets for a plain regular file (null for
+/// stdin, a pipe, an archive, or when no reader can be had: source/line_text.hpp).
 Expected<std::unique_ptr<ByteSource>> open_input(const InputSpec& spec, Encoding* encoding = nullptr,
-                                                 std::atomic<std::uint64_t>* raw_bytes = nullptr);
+                                                 std::atomic<std::uint64_t>* raw_bytes = nullptr,
+                                                 std::shared_ptr<const LineText>* text = nullptr);
 
 /// The size in bytes of a file input (as stored: compressed for an archive); 0 for stdin or
 /// when unknown.

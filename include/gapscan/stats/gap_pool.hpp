@@ -3,6 +3,7 @@
 // and a bounded, deterministic reservoir of example gaps with the lines around them.
 
 #include <gapscan/core/location.hpp>
+#include <gapscan/source/line_text.hpp>
 #include <gapscan/stats/gap_series.hpp>
 #include <gapscan/stats/log_histogram.hpp>
 
@@ -23,20 +24,31 @@ namespace gapscan::stats {
 
 /// A line kept as evidence: where it is, what it said and its named fields, in one allocation
 /// that copies share (a window's examples that show the same line hold it once). With thousands
-/// of requests in flight the examples' text was a fifth of gapscan's memory.
+/// of requests in flight the examples' text was a fifth of gapscan's memory. A line of a window
+/// that keeps no text (stream::Entry::k_no_text) is read back from its input the first time its
+/// text or fields are asked for (most lines taken as examples are dropped again unread).
 struct EvidenceLine {
   EvidenceLine() = default;
   EvidenceLine(const LineLocation& where, std::string_view text, std::string_view fields = {});
+  /// A line whose `length` bytes of text are read from `file` at where.offset when needed.
+  EvidenceLine(const LineLocation& where, std::shared_ptr<const source::LineText> file, std::uint32_t length,
+               std::string_view fields);
 
-  std::string_view text() const { return {m_bytes.get(), m_text_length}; }
+  std::string_view text() const {
+    return m_bytes ? std::string_view(bytes().data(), m_text_length) : std::string_view();
+  }
   /// The named fields of a positional format (parse::Record::fields), for evidence.
-  std::string_view fields() const { return {m_bytes.get() + m_text_length, m_fields_length}; }
+  std::string_view fields() const {
+    return m_bytes ? std::string_view(bytes().data() + m_text_length, m_fields_length) : std::string_view();
+  }
 
   LineLocation location;
   std::uint32_t template_id = 0;  ///< of its message (stream::Entry::template_id); 0: unknown
 
  private:
-  std::shared_ptr<const char[]> m_bytes;  // the text, then the fields: one allocation
+  struct Bytes;
+  const std::string& bytes() const;  // the text, then the fields; read back first if deferred
+  std::shared_ptr<const Bytes> m_bytes;
   std::uint32_t m_text_length = 0;
   std::uint32_t m_fields_length = 0;
 };
@@ -61,6 +73,13 @@ struct GapSample {
 
 /// Tells whether a line (its text and named fields) may serve as evidence.
 using LineFilter = std::function<bool(std::string_view text, std::string_view fields)>;
+
+/// What a line must hold for a LineFilter to pass it: a match of one of `regexes` in its text or
+/// fields, unless `any_line` (the filter also tests named fields, which no text rules out).
+struct LineScreen {
+  std::vector<std::string> regexes;
+  bool any_line = true;
+};
 
 class GapPool {
  public:

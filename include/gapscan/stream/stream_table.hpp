@@ -3,6 +3,7 @@
 #include <gapscan/core/location.hpp>
 #include <gapscan/core/time.hpp>
 #include <gapscan/parse/record.hpp>
+#include <gapscan/source/line_text.hpp>
 #include <gapscan/stream/buffer_pool.hpp>
 #include <gapscan/stream/spill_store.hpp>
 
@@ -29,7 +30,36 @@ struct Entry {
   std::uint16_t fields_length = 0;            ///< Record::fields, kept in StreamWindow::text right after the line
   std::uint32_t duration_us = k_no_duration;  ///< the duration the line logs, in µs (capped); k_no_duration: none
   std::uint32_t template_id = 0;              ///< its message template (parse::Record::template_id); 0: none
+  std::uint8_t flags = 0;                     ///< k_no_text, k_marked, k_screened
   static constexpr std::uint32_t k_no_duration = UINT32_MAX;
+  /// The line's text is not kept (only its length): it is read back from the input when a
+  /// report needs it (StreamWindow::text_file).
+  static constexpr std::uint8_t k_no_text = 1;
+  /// The line was marked where it was parsed (LineMarks): k_screened says whether it may be
+  /// request evidence (then its text is kept, to be tested if it is taken as context); unmarked,
+  /// its text is kept and tested when needed.
+  static constexpr std::uint8_t k_marked = 2;
+  static constexpr std::uint8_t k_screened = 4;
+
+  bool has_text() const { return (flags & k_no_text) == 0; }
+  /// Bytes it holds in the window's text: the line (if kept), then its named fields.
+  std::uint32_t stored_length() const { return (has_text() ? text_length : 0) + fields_length; }
+};
+
+/// A trigger pattern that matched a line of a window, found where the line was parsed.
+struct LineMark {
+  std::uint32_t entry;  ///< index into the window's entries
+  std::uint32_t spec;   ///< the pattern (detect::TriggerAligner's spec index)
+};
+
+/// What was found on a line where it was parsed, once for all the streams it joins
+/// (detect::LineMarker): the window's analysis then needs no line text.
+struct LineMarks {
+  bool known = false;  ///< false: nothing was looked for; the text is kept
+  /// The line holds what request evidence needs (stats::LineScreen): it may be evidence of its
+  /// request (GapPool's context), so it keeps its text, to be tested if it is taken as context.
+  bool screened = false;
+  std::span<const std::uint32_t> triggers;  ///< trigger patterns matching it, ascending
 };
 
 /// A window of one stream. Views are valid only during the sink call.
@@ -39,12 +69,21 @@ struct StreamWindow {
   std::uint64_t stream_id = 0;     ///< the same for every window of one stream, unique in the run
   std::uint32_t window_index = 0;  ///< 0 for the first window of the stream
   std::span<const Entry> entries;  ///< arrival order
-  std::string_view text;           ///< storage of the entries' line text
+  std::string_view text;           ///< storage of the entries' line text (of those that keep it) and fields
+  /// The trigger patterns matching its lines, in entry order (each line's ascending), when
+  /// `marked`: its lines were marked where they were parsed. Unmarked, their text is searched.
+  std::span<const LineMark> marks;
+  bool marked = false;
+  /// Where the text of entries without it (Entry::k_no_text) is read back from; null if none.
+  std::shared_ptr<const source::LineText> text_file;
 
-  std::string_view line_text(const Entry& entry) const { return text.substr(entry.text_offset, entry.text_length); }
+  /// The line's text; empty when it is not kept (Entry::has_text).
+  std::string_view line_text(const Entry& entry) const {
+    return entry.has_text() ? text.substr(entry.text_offset, entry.text_length) : std::string_view();
+  }
   /// The named fields of a positional format (Record::fields); empty for most lines.
   std::string_view line_fields(const Entry& entry) const {
-    return text.substr(entry.text_offset + entry.text_length, entry.fields_length);
+    return text.substr(entry.text_offset + (entry.has_text() ? entry.text_length : 0), entry.fields_length);
   }
 };
 
@@ -53,7 +92,7 @@ struct StreamWindow {
 /// (the window queue does so) and before the resource.
 struct OwnedWindow {
   OwnedWindow() = default;
-  explicit OwnedWindow(std::pmr::memory_resource* memory) : key(memory), entries(memory), text(memory) {}
+  explicit OwnedWindow(std::pmr::memory_resource* memory) : key(memory), entries(memory), text(memory), marks(memory) {}
 
   std::pmr::string key;
   SourceId input = 0;
@@ -61,9 +100,16 @@ struct OwnedWindow {
   std::uint32_t window_index = 0;
   std::pmr::vector<Entry> entries;
   std::pmr::string text;
+  std::pmr::vector<LineMark> marks;
+  bool marked = false;
+  std::shared_ptr<const source::LineText> text_file;
 
-  StreamWindow view() const { return StreamWindow{key, input, stream_id, window_index, entries, text}; }
-  std::size_t bytes() const { return entries.capacity() * sizeof(Entry) + text.capacity() + key.capacity(); }
+  StreamWindow view() const {
+    return StreamWindow{key, input, stream_id, window_index, entries, text, marks, marked, text_file};
+  }
+  std::size_t bytes() const {
+    return entries.capacity() * sizeof(Entry) + text.capacity() + key.capacity() + marks.capacity() * sizeof(LineMark);
+  }
 };
 
 using WindowSink = std::function<void(OwnedWindow&&)>;
@@ -111,8 +157,14 @@ class StreamTable {
   StreamTable(const StreamTable&) = delete;
   StreamTable& operator=(const StreamTable&) = delete;
 
-  /// Adds a record. `raw_line` is the physical line it was parsed from.
-  void add(const parse::Record& record, std::string_view raw_line, const LineLocation& location);
+  /// Adds a record. `raw_line` is the physical line it was parsed from; `marks`, what was found
+  /// on it where it was parsed (a marked line of an input with a text file keeps no text).
+  void add(const parse::Record& record, std::string_view raw_line, const LineLocation& location,
+           const LineMarks& marks = {});
+
+  /// The lines of `input` keep no text but their length when they are marked and match no
+  /// trigger: it is read back from `file` when needed (the streams' windows carry it).
+  void set_text_file(SourceId input, std::shared_ptr<const source::LineText> file);
 
   /// Closes every open stream, in order of first appearance.
   void finish();
@@ -203,6 +255,7 @@ class StreamTable {
   Stream* m_spillable_head = nullptr;
   Stream* m_spillable_tail = nullptr;
   PauseScale m_pauses;
+  std::vector<std::shared_ptr<const source::LineText>> m_text_files;  // by SourceId (set_text_file)
   std::uint64_t m_next_order = 0;
   mutable GroupingStats m_stats;  // mutable: a read error of the spill store is noted in const peek()
 };
