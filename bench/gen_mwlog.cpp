@@ -508,8 +508,8 @@ struct Request {
   std::uint8_t wiki = 0;
   std::uint8_t title = 0;
   std::uint8_t route = 0;  // 0 view, 1 edit, 2 api
-  std::uint16_t lines_left = 0;
-  std::uint16_t line_no = 0;
+  std::uint32_t lines_left = 0;
+  std::uint32_t line_no = 0;
   bool stall = false;
 };
 
@@ -518,7 +518,8 @@ struct Options {
   std::uint32_t concurrent = 64;
   std::uint64_t seed = 1;
   std::int64_t start_us = 0;
-  std::string output;  // empty: stdout
+  std::uint32_t request_lines = 0;  // median lines per request; 0: the usual 60 (20 to 400)
+  std::string output;               // empty: stdout
 };
 
 class Generator {
@@ -571,8 +572,14 @@ class Generator {
     r.route = static_cast<std::uint8_t>(m_rng.chance(0.8) ? 0 : (m_rng.chance(0.5) ? 1 : 2));
     r.page_id = 1000 + m_rng.below(60'000'000);
     r.rev_id = 900'000'000 + m_rng.below(300'000'000);
-    const double n = k_lines_median * std::exp(k_lines_sigma * m_rng.normal());
-    r.lines_left = static_cast<std::uint16_t>(std::clamp(static_cast<int>(n), k_lines_min, k_lines_max));
+    if (m_opt.request_lines == 0) {
+      const double n = k_lines_median * std::exp(k_lines_sigma * m_rng.normal());
+      r.lines_left = static_cast<std::uint32_t>(std::clamp(static_cast<int>(n), k_lines_min, k_lines_max));
+    } else {  // long requests (--request-lines): a job, a worker's whole life
+      const double median = m_opt.request_lines;
+      const double n = median * std::exp(0.25 * m_rng.normal());
+      r.lines_left = static_cast<std::uint32_t>(std::clamp(n, std::max(1.0, median / 3), median * 3));
+    }
     r.line_no = 0;
     r.stall = m_rng.chance(k_stall_request_share);
     m_queue.emplace(r.next_us, slot);
@@ -905,7 +912,7 @@ class Generator {
 
 constexpr std::string_view k_usage =
     "usage: gen_mwlog [--size BYTES] [--concurrent N] [--seed S] [--start \"Y-m-d H:M:S\"]\n"
-    "                 [--output FILE]\n"
+    "                 [--request-lines N] [--output FILE]\n"
     "\n"
     "Writes a synthetic MediaWiki Monolog line log (WMF line format, UTC, microseconds).\n"
     "  --size BYTES       stop at the last whole line within BYTES; suffixes K, M, G\n"
@@ -913,6 +920,8 @@ constexpr std::string_view k_usage =
     "  --concurrent N     requests in flight at once, interleaved line by line. Default 64.\n"
     "  --seed S           PRNG seed; the same options give the same bytes. Default 1.\n"
     "  --start TIME       time of the first request, \"2026-01-01 00:00:00\" (the default).\n"
+    "  --request-lines N  lines per request, median (log-normal, N/3 to 3N); default: a\n"
+    "                     median of 60, from 20 to 400 (web requests). Long requests are jobs.\n"
     "  --output FILE, -o  write to FILE instead of standard output.\n";
 
 bool parse_uint(std::string_view s, std::uint64_t& out) {
@@ -1021,7 +1030,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     const bool known = arg == "--size" || arg == "--concurrent" || arg == "--seed" || arg == "--start" ||
-                       arg == "--output" || arg == "-o";
+                       arg == "--request-lines" || arg == "--output" || arg == "-o";
     if (!known) {
       return fail("unknown option '" + std::string(arg) + "' (see --help)");
     }
@@ -1041,6 +1050,11 @@ int main(int argc, char** argv) {
         return fail("--concurrent: expected an integer from 1 to 100000, got '" + std::string(value) + "'");
       }
       opt.concurrent = static_cast<std::uint32_t>(n);
+    } else if (arg == "--request-lines") {
+      if (!parse_uint(value, n) || n < 1 || n > 10'000'000) {
+        return fail("--request-lines: expected an integer from 1 to 10000000, got '" + std::string(value) + "'");
+      }
+      opt.request_lines = static_cast<std::uint32_t>(n);
     } else if (arg == "--seed") {
       if (!parse_uint(value, opt.seed)) {
         return fail("--seed: expected a non-negative integer, got '" + std::string(value) + "'");

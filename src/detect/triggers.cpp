@@ -165,7 +165,7 @@ bool TriggerAligner::keep_trigger_lines(const stream::StreamWindow& window, cons
   const std::size_t triggers_before = m_triggers.size();
   for (const LineMatch& match : lines) {
     const stream::Entry& entry = window.entries[match.entry];
-    const std::string_view text = window.line_text(entry);
+    const std::string text = window.read_text(entry);
     const std::size_t s = match.spec;
     if (m_specs[s].marker) {
       if (m_lines[s]++ == 0)

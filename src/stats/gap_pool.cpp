@@ -27,7 +27,12 @@ class WindowLines {
       const stream::Entry& entry = m_window.entries[index];
       const bool ruled_out =
           (entry.flags & stream::Entry::k_marked) != 0 && (entry.flags & stream::Entry::k_screened) == 0;
-      found->second = !ruled_out && m_keep_context(m_window.line_text(entry), m_window.line_fields(entry));
+      if (ruled_out)
+        found->second = false;
+      else if (entry.has_text())
+        found->second = m_keep_context(m_window.line_text(entry), m_window.line_fields(entry));
+      else
+        found->second = m_keep_context(m_window.read_text(entry), m_window.line_fields(entry));
     }
     return found->second ? &at(index) : nullptr;
   }

@@ -228,6 +228,13 @@ void StreamTable::move_to(Stream& stream, List& list) {
   list.push_back(stream);
 }
 
+std::string StreamWindow::read_text(const Entry& entry) const {
+  if (entry.has_text() || !text_file) return std::string(line_text(entry));
+  std::string out;
+  text_file->read(entry.location.offset, entry.text_length, out);
+  return out;
+}
+
 void StreamTable::set_text_file(SourceId input, std::shared_ptr<const source::LineText> file) {
   if (m_text_files.size() <= input) m_text_files.resize(input + 1);
   m_text_files[input] = std::move(file);
@@ -249,10 +256,9 @@ void StreamTable::add(const parse::Record& record, std::string_view raw_line, co
   entry.completion = record.completion || record.duration >= 0;
   entry.fields_length = static_cast<std::uint16_t>(fields.size());
   entry.template_id = record.template_id;
-  // A marked line that matches no trigger and cannot be request evidence needs no text in the
-  // analysis: the few shown in a report are read back from the file (of the stream's own input).
-  const bool text_free = marks.known && marks.triggers.empty() && !marks.screened && stream.text_file != nullptr &&
-                         location.source == stream.input;
+  // A marked line needs no text in the stream: the few lines that are read (trigger lines,
+  // screened context, the examples of a report) are read back from the file of its input.
+  const bool text_free = marks.known && stream.text_file != nullptr && location.source == stream.input;
   if (marks.known) entry.flags |= Entry::k_marked;
   if (marks.screened) entry.flags |= Entry::k_screened;
   if (text_free) entry.flags |= Entry::k_no_text;

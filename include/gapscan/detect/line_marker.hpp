@@ -37,7 +37,7 @@ class LineMarker {
   std::vector<std::string> m_patterns;
   std::shared_ptr<const Prefilter> m_prefilter;
   bool m_adapted = false;
-  std::string m_sample;  // the first lines' text, to adapt the prefilter to (TriggerAligner's way)
+  std::string m_sample;      // the first lines' text, to adapt the prefilter to (TriggerAligner's way)
   bool m_screening;          // the analysis filters the lines it keeps as context
   bool m_screen_any = true;  // every line may pass that filter (LineScreen::any_line)
   std::size_t m_max_text;

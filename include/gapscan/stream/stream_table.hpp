@@ -36,8 +36,8 @@ struct Entry {
   /// report needs it (StreamWindow::text_file).
   static constexpr std::uint8_t k_no_text = 1;
   /// The line was marked where it was parsed (LineMarks): k_screened says whether it may be
-  /// request evidence (then its text is kept, to be tested if it is taken as context); unmarked,
-  /// its text is kept and tested when needed.
+  /// request evidence (to be tested if it is taken as context); unmarked, its text is kept and
+  /// tested when needed.
   static constexpr std::uint8_t k_marked = 2;
   static constexpr std::uint8_t k_screened = 4;
 
@@ -57,7 +57,7 @@ struct LineMark {
 struct LineMarks {
   bool known = false;  ///< false: nothing was looked for; the text is kept
   /// The line holds what request evidence needs (stats::LineScreen): it may be evidence of its
-  /// request (GapPool's context), so it keeps its text, to be tested if it is taken as context.
+  /// request (GapPool's context), to be tested if it is taken as context.
   bool screened = false;
   std::span<const std::uint32_t> triggers;  ///< trigger patterns matching it, ascending
 };
@@ -81,6 +81,9 @@ struct StreamWindow {
   std::string_view line_text(const Entry& entry) const {
     return entry.has_text() ? text.substr(entry.text_offset, entry.text_length) : std::string_view();
   }
+  /// The line's text, read back from text_file when it is not kept (for the few lines that
+  /// are looked at while the scan goes on: trigger lines, screened context lines).
+  std::string read_text(const Entry& entry) const;
   /// The named fields of a positional format (Record::fields); empty for most lines.
   std::string_view line_fields(const Entry& entry) const {
     return text.substr(entry.text_offset + (entry.has_text() ? entry.text_length : 0), entry.fields_length);
@@ -162,8 +165,8 @@ class StreamTable {
   void add(const parse::Record& record, std::string_view raw_line, const LineLocation& location,
            const LineMarks& marks = {});
 
-  /// The lines of `input` keep no text but their length when they are marked and match no
-  /// trigger: it is read back from `file` when needed (the streams' windows carry it).
+  /// The lines of `input` keep no text but their length when they are marked: it is read back
+  /// from `file` when needed (the streams' windows carry it).
   void set_text_file(SourceId input, std::shared_ptr<const source::LineText> file);
 
   /// Closes every open stream, in order of first appearance.
