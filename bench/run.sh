@@ -5,14 +5,18 @@
 # file and in this one invocation: `wc -l` (the I/O floor), `mawk -f bench/gap_hist.awk` (the
 # awk baseline doing gapscan's gap histogram), bench/gap_hist_floor (the awk program's job in
 # plain C++ on every processor: the floor under any tool that does at least that job; its
-# output must be mawk's, byte for byte) and `gapscan --output json`. Runs are interleaved
+# output must be mawk's, byte for byte), the same job as a user would otherwise write it (the
+# awk program under gawk, and bench/gap_hist_pandas.py with Debian's python3-pandas; both must
+# give mawk's output too) and `gapscan --output json`. Runs are interleaved
 # round by round; each command's median wall time is reported with MB/s and its speed relative
 # to mawk and to wc -l. gapscan also runs on a file a quarter of the size, to show that its
 # peak RSS does not grow with the input, and on a quarter-size file whose two halves are six
 # hours apart, to show that it does not grow with the time the log spans either (a day's
 # archive spans hours; the generated logs span minutes). Results go to
-# <workdir>/results-c<N>.tsv. By default it runs at 64, 2 000 and 100 000 requests in flight and
-# ends with one table of the three, then the compressed-input table (bench/compressed.sh).
+# <workdir>/results-c<N>.tsv. By default it runs at 64, 2 000 and 100 000 requests in flight of
+# web requests (a median of 60 lines each) and at 64 in flight of long ones (50 000 lines each:
+# jobs, a worker's whole life), and ends with one table of them all, then the compressed-input
+# table (bench/compressed.sh).
 #
 # Figures are ratios against baselines measured in the same invocation: compare those, not
 # absolute times, across machines.
@@ -26,9 +30,10 @@ usage: bench/run.sh [--gapscan PATH] [--size SIZE] [--concurrent N[,N...]] [--wo
                      with a message if it is missing
   --size SIZE        size of the generated log; suffixes K, M, G (powers of 1024). Default
                      1G with 64 requests in flight, 512M with 2000, 256M with more
-  --concurrent N     requests in flight in the generated log; a comma-separated list runs
+  --concurrent N     requests in flight in the generated log, N:L for requests of a median
+                     of L lines (gen_mwlog --request-lines); a comma-separated list runs
                      the benchmark once per value and ends with one table of them all.
-                     Default 64,2000,100000
+                     Default 64,2000,100000,64:50000
   --seed S           generator seed. Default 1
   --runs N           timed runs per command; the median is reported. Default 3
   --workdir DIR      where the generator, data and results go (default: build/bench)
@@ -43,7 +48,7 @@ root=$(cd "$here/.." && pwd)
 
 gapscan="$root/build/release/gapscan"
 size=
-concurrent=64,2000,100000
+concurrent=64,2000,100000,64:50000
 seed=1
 runs=3
 workdir="$root/build/bench"
@@ -89,23 +94,29 @@ if [[ $concurrent == *,* ]]; then
         [[ -n $size ]] && args+=(--size "$size")
         [[ $keep -eq 1 ]] && args+=(--keep)
         "$0" "${args[@]}" || exit $?
-        summary+=("$workdir/results-c$c.tsv")
+        summary+=("$workdir/results-c${c/:/x}.tsv")
         echo
     done
     echo "all concurrencies (ratios measured in the same invocation; results-c*.tsv in $workdir):"
-    printf '%-11s %9s %9s %9s %9s %10s %10s %14s %22s %14s
-' concurrent MB 'mawk s' 'gapscan s' 'MB/s' 'vs mawk' 'floor' 'gapscan/floor' 'peak RSS (1/4 -> all)' '1/4 over 6 h'
+    printf '%-11s %7s %8s %8s %8s %9s %7s %8s %8s %8s %8s %22s %12s\n' 'in flight' MB 'mawk s' 'gawk s' \
+        'pandas s' 'gapscan s' 'MB/s' 'vs mawk' 'vs peers' 'floor' 'gs/floor' 'peak RSS (1/4 -> all)' '1/4 over 6 h'
     for f in "${summary[@]}"; do
-        mawk -F'\t' -v c="$(basename "$f" .tsv | sed 's/^results-c//')" '
+        mawk -F'\t' -v c="$(basename "$f" .tsv | sed 's/^results-c//; s/x/ x /')" '
+            function peer(t) { return t > 0 ? sprintf("%8.3f", t) : sprintf("%8s", "-") }
             $1 == "mawk" { mb = $2 / 1e6; tm = $5 }
+            $1 == "gawk" { tw = $5 }
+            $1 == "pandas" { tp = $5 }
             $1 == "gapscan" { tg = $5; rate = $6; vs = $7; rss = $9 }
             $1 == "gapscan_quarter" { rq = $9 }
             $1 == "gapscan_span" { rs = $9 }
             $1 == "floor" { fl = $7; tf = $5 }
-            END { printf "%-11s %9.0f %9.3f %9.3f %9s %9sx %9sx %14.1f %10.1f -> %.1f MiB %10.1f MiB\n", c, mb, tm, tg, rate, vs, fl, (tf > 0 ? tg / tf : 0), rq / 1024, rss / 1024, rs / 1024 }' "$f"
+            END {
+                best = tm; if (tw > 0 && tw < best) best = tw; if (tp > 0 && tp < best) best = tp
+                printf "%-11s %7.0f %8.3f %s %s %9.3f %7s %7sx %7.2fx %7sx %8.1f %10.1f -> %.1f MiB %8.1f MiB\n", c, mb, tm, peer(tw), peer(tp), tg, rate, vs, (tg > 0 ? best / tg : 0), fl, (tf > 0 ? tg / tf : 0), rq / 1024, rss / 1024, rs / 1024 }' "$f"
     done
-    echo "(floor: bench/gap_hist_floor, the awk program's job alone in C++ on every processor, vs mawk;"
-    echo " gapscan/floor: gapscan's time over the floor's, the figure to bring down)"
+    echo "(in flight: requests at once, x L: of L lines each; vs peers: the fastest of mawk, gawk and pandas"
+    echo " over gapscan's time, above 1 when gapscan is ahead of all; floor: bench/gap_hist_floor, the awk"
+    echo " program's job alone in C++ on every processor, vs mawk; gs/floor: gapscan's time over the floor's)"
     if [[ $compressed -eq 1 ]]; then
         args=(--gapscan "$gapscan" --runs "$runs" --workdir "$workdir")
         [[ $keep -eq 1 ]] && args+=(--keep)
@@ -113,9 +124,17 @@ if [[ $concurrent == *,* ]]; then
     fi
     exit 0
 fi
-if [[ -z $size ]]; then
-    if ((concurrent <= 64)); then size=1G; elif ((concurrent <= 2000)); then size=512M; else size=256M; fi
+request_lines=
+if [[ $concurrent == *:* ]]; then
+    request_lines=${concurrent#*:}
+    concurrent=${concurrent%%:*}
+    [[ $request_lines =~ ^[0-9]+$ && $request_lines -ge 1 ]] || die "--concurrent N:L: expected a positive L, got '$request_lines'"
 fi
+if [[ -z $size ]]; then
+    if [[ -n $request_lines ]]; then size=512M
+    elif ((concurrent <= 64)); then size=1G; elif ((concurrent <= 2000)); then size=512M; else size=256M; fi
+fi
+level=$concurrent${request_lines:+x$request_lines}   # in file names: 64, 64x50000
 
 # Sizes as the generator reads them: digits and an optional K/M/G/T suffix, powers of 1024.
 to_bytes() {
@@ -147,6 +166,16 @@ else
         "install it with: apt-get install time" >&2
 fi
 
+# The peers: what a user would otherwise write. Rows are skipped when one is missing.
+have_gawk=0
+if command -v gawk >/dev/null; then have_gawk=1; else echo "note: gawk not found (apt-get install gawk): no gawk row" >&2; fi
+have_pandas=0
+if /usr/bin/python3 -c 'import pandas' 2>/dev/null; then
+    have_pandas=1
+else
+    echo "note: Debian's python3-pandas not found (apt-get install python3-pandas): no pandas row" >&2
+fi
+
 have_gapscan=0
 if [[ -f $gapscan && -x $gapscan ]]; then
     have_gapscan=1
@@ -157,9 +186,11 @@ fi
 
 mkdir -p "$workdir"
 workdir=$(cd "$workdir" && pwd)
-data="$workdir/mwlog-$bytes-c$concurrent-s$seed.log"
-data_quarter="$workdir/mwlog-$quarter_bytes-c$concurrent-s$seed.log"
-data_span="$workdir/mwlog-$quarter_bytes-c$concurrent-s$seed-6h.log"
+data="$workdir/mwlog-$bytes-c$level-s$seed.log"
+data_quarter="$workdir/mwlog-$quarter_bytes-c$level-s$seed.log"
+data_span="$workdir/mwlog-$quarter_bytes-c$level-s$seed-6h.log"
+gen_args=(--concurrent "$concurrent")
+[[ -n $request_lines ]] && gen_args+=(--request-lines "$request_lines")
 rss_file="$workdir/.rss"
 err_file="$workdir/.stderr"
 
@@ -204,7 +235,7 @@ generate() {   # generate FILE BYTES
     fi
     echo "generating $file ($n bytes)"
     t0=$(now_ns)
-    "$gen" --size "$n" --concurrent "$concurrent" --seed "$seed" --output "$file.tmp"
+    "$gen" --size "$n" "${gen_args[@]}" --seed "$seed" --output "$file.tmp"
     t1=$(now_ns)
     mv "$file.tmp" "$file"
     if [[ $file == "$data" ]]; then gen_ns=$((t1 - t0)); fi
@@ -219,8 +250,8 @@ generate_span() {
         return
     fi
     echo "generating $file ($n bytes, two halves six hours apart)"
-    "$gen" --size $((n / 2)) --concurrent "$concurrent" --seed "$seed" --output "$file.tmp"
-    "$gen" --size $((n / 2)) --concurrent "$concurrent" --seed $((seed + 1)) \
+    "$gen" --size $((n / 2)) "${gen_args[@]}" --seed "$seed" --output "$file.tmp"
+    "$gen" --size $((n / 2)) "${gen_args[@]}" --seed $((seed + 1)) \
         --start "2026-01-01 06:00:00" --output "$file.half"
     cat "$file.half" >>"$file.tmp"
     rm -f "$file.half"
@@ -274,6 +305,8 @@ for ((round = 1; round <= runs; round++)); do
     timed wc "$workdir/wc.out" wc -l "$data"
     timed mawk "$workdir/gap_hist.tsv" mawk -f "$here/gap_hist.awk" "$data"
     timed floor "$workdir/gap_hist_floor.tsv" "$floor_bin" --threads "$(nproc)" "$data"
+    if [[ $have_gawk -eq 1 ]]; then timed gawk "$workdir/gap_hist_gawk.tsv" gawk -f "$here/gap_hist.awk" "$data"; fi
+    if [[ $have_pandas -eq 1 ]]; then timed pandas "$workdir/gap_hist_pandas.tsv" "$here/gap_hist_pandas.py" "$data"; fi
     if [[ $have_gapscan -eq 1 ]]; then
         timed gapscan "$workdir/gapscan.json" "$gapscan" --output json "$data"
     fi
@@ -287,17 +320,20 @@ fi
 
 # ---------------------------------------------------------------- report
 
-# The floor program does the awk program's job: it must give the same histogram.
-if [[ ${status[floor]} == 0 ]] && ! cmp -s "$workdir/gap_hist.tsv" "$workdir/gap_hist_floor.tsv"; then
-    echo "warning: bench/gap_hist_floor's output differs from mawk's ($workdir/gap_hist_floor.tsv)" >&2
-    status[floor]=1
-fi
+# The floor program and the peers do the awk program's job: they must give the same histogram.
+for peer in floor gawk pandas; do
+    [[ -n ${status[$peer]:-} ]] || continue
+    if [[ ${status[$peer]} == 0 ]] && ! cmp -s "$workdir/gap_hist.tsv" "$workdir/gap_hist_$peer.tsv"; then
+        echo "warning: the $peer program's output differs from mawk's ($workdir/gap_hist_$peer.tsv)" >&2
+        status[$peer]=1
+    fi
+done
 
 lines=$(mawk '{ print $1 }' "$workdir/wc.out")
 t_wc=$(median "${times[wc]}")
 t_mawk=$(median "${times[mawk]}")
 
-tsv="$workdir/results-c$concurrent.tsv"
+tsv="$workdir/results-c$level.tsv"
 printf 'command\tfile_bytes\tlines\truns\tmedian_s\tmb_per_s\tvs_mawk\tvs_wc\tpeak_rss_kib\texit_status\n' >"$tsv"
 
 rss_text() {   # KiB -> "12.3 MiB", or "n/a"
@@ -306,7 +342,7 @@ rss_text() {   # KiB -> "12.3 MiB", or "n/a"
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
 echo
-echo "gapscan benchmark: $(calc '%.1f' "$file_bytes / 1e6") MB, $lines lines, --concurrent $concurrent," \
+echo "gapscan benchmark: $(calc '%.1f' "$file_bytes / 1e6") MB, $lines lines, --concurrent $concurrent${request_lines:+ of $request_lines lines each}," \
     "seed $seed; median of $runs runs (wall time)"
 echo "machine: $(nproc) CPU(s)${cpu:+, $cpu}; $(mawk -W version 2>&1 | head -n 1)"
 printf '%-21s %9s %9s %9s %9s %12s\n' command median_s MB/s 'vs mawk' 'vs wc -l' 'peak RSS'
@@ -332,10 +368,12 @@ row() {   # row NAME LABEL BYTES RUNS [same-file]: ratios only for runs on the m
         "$nruns" "$secs" "$mbps" "$vs_mawk" "$vs_wc" "$rss" "${status[$name]}" >>"$tsv"
 }
 
-declare -A lines_of=([wc]=$lines [mawk]=$lines [floor]=$lines [gapscan]=$lines)
+declare -A lines_of=([wc]=$lines [mawk]=$lines [floor]=$lines [gawk]=$lines [pandas]=$lines [gapscan]=$lines)
 row wc 'wc -l' "$file_bytes" "$runs" same-file
 row mawk 'mawk gap_hist.awk' "$file_bytes" "$runs" same-file
 row floor 'floor (awk job, C++)' "$file_bytes" "$runs" same-file
+if [[ $have_gawk -eq 1 ]]; then row gawk 'gawk gap_hist.awk' "$file_bytes" "$runs" same-file; fi
+if [[ $have_pandas -eq 1 ]]; then row pandas 'pandas (python3)' "$file_bytes" "$runs" same-file; fi
 if [[ $have_gapscan -eq 1 ]]; then
     row gapscan 'gapscan' "$file_bytes" "$runs" same-file
     quarter_file_bytes=$(stat -c %s "$data_quarter")

@@ -165,6 +165,7 @@ Expected<ScanOptions> parse_scan_options(const std::vector<std::string>& args) {
   hidden.add_options()("input", po::value(&options.config.paths));
   // Lines per parsing batch: tests make it small so that batches end everywhere.
   hidden.add_options()("parse-batch", po::value(&options.config.parse_batch));
+  hidden.add_options()("parse-threads", po::value(&options.config.parse_threads));
   po::options_description all;
   all.add(description).add(hidden);
   po::positional_options_description positional;

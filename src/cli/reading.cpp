@@ -27,7 +27,8 @@ struct LineBatch {
   std::vector<source::Line> lines;
   std::vector<parse::RecordReader::Prepared> kinds;
   std::vector<parse::Record> records;
-  std::string arena;  // record strings that lie outside their line (a JSON format's unescaped values)
+  std::vector<RecordFacts> facts;  // of the records, when there is a stage
+  std::string arena;               // record strings that lie outside their line (a JSON format's unescaped values)
   std::size_t bytes = 0;
   bool ready = false;  // guarded by the preparers' mutex
 
@@ -38,10 +39,11 @@ struct LineBatch {
     ready = false;
   }
 
-  void prepare(parse::RecordReader& reader) {
+  void prepare(parse::RecordReader& reader, RecordStage* stage) {
     const std::size_t n = lines.size();
     kinds.resize(n);
     records.resize(n);
+    if (stage != nullptr) facts.resize(n);
     arena.clear();
     // A view outside its line points into the reader's scratch, which the next line
     // overwrites: it is copied into the arena, and pointed there once the arena stops growing.
@@ -55,6 +57,7 @@ struct LineBatch {
       parse::Record& record = records[i];
       kinds[i] = reader.prepare(text, record);
       if (kinds[i] != parse::RecordReader::Prepared::record) continue;
+      if (stage != nullptr) stage->run(record, text, facts[i]);  // while its views are valid
       for (std::string_view* view :
            {&record.group, &record.process, &record.channel, &record.level, &record.message, &record.fields}) {
         if (view->empty() || (view->data() >= text.data() && view->data() + view->size() <= text.data() + text.size()))
@@ -71,12 +74,14 @@ struct LineBatch {
 /// same sample, so it parses as the reading thread's does).
 class LinePreparers {
  public:
-  LinePreparers(unsigned threads, const parse::ReaderOptions& options, const std::vector<std::string>& sample) {
+  LinePreparers(unsigned threads, const parse::ReaderOptions& options, const std::vector<std::string>& sample,
+                const RecordStageFactory& stage) {
     for (unsigned i = 0; i < threads; ++i) {
-      m_threads.emplace_back([this, options, &sample] {
+      m_threads.emplace_back([this, options, &sample, stage] {
         parse::RecordReader reader(options);
         reader.detect(sample);
-        work(reader);
+        const std::unique_ptr<RecordStage> own = stage ? stage() : nullptr;
+        work(reader, own.get());
       });
     }
   }
@@ -104,7 +109,7 @@ class LinePreparers {
   }
 
  private:
-  void work(parse::RecordReader& reader) {
+  void work(parse::RecordReader& reader, RecordStage* stage) {
     for (;;) {
       LineBatch* batch = nullptr;
       {
@@ -114,7 +119,7 @@ class LinePreparers {
         batch = m_queue.front();
         m_queue.pop_front();
       }
-      batch->prepare(reader);
+      batch->prepare(reader, stage);
       {
         const std::lock_guard lock(m_mutex);
         batch->ready = true;
@@ -132,13 +137,14 @@ class LinePreparers {
 
 /// Reads the rest of the input in batches of lines that `parallel.threads` threads prepare,
 /// and hands each line back in input order with what its batch's thread made of it.
-void read_in_batches(
-    source::LineReader& reader, const parse::ReaderOptions& options, const std::vector<std::string>& sample,
-    const ParallelParse& parallel,
-    const std::function<void(const source::Line&, parse::Record&, parse::RecordReader::Prepared)>& take) {
+void read_in_batches(source::LineReader& reader, const parse::ReaderOptions& options,
+                     const std::vector<std::string>& sample, const ParallelParse& parallel,
+                     const std::function<void(const source::Line&, parse::Record&, parse::RecordReader::Prepared,
+                                              const RecordFacts*)>& take) {
   std::deque<std::unique_ptr<LineBatch>> in_flight;
   std::vector<std::unique_ptr<LineBatch>> spare;
-  LinePreparers preparers(parallel.threads, options, sample);  // after the batches: its threads stop first
+  // After the batches: its threads stop first.
+  LinePreparers preparers(parallel.threads, options, sample, parallel.stage);
   const std::size_t depth = 2 * static_cast<std::size_t>(parallel.threads) + 1;
   const std::size_t batch_lines = std::max<std::size_t>(1, parallel.batch_lines);
   bool more = true;
@@ -172,7 +178,10 @@ void read_in_batches(
     if (in_flight.empty()) return;
     LineBatch& batch = *in_flight.front();
     preparers.wait(batch);
-    for (std::size_t i = 0; i < batch.lines.size(); ++i) take(batch.lines[i], batch.records[i], batch.kinds[i]);
+    for (std::size_t i = 0; i < batch.lines.size(); ++i) {
+      const bool made = parallel.stage && batch.kinds[i] == parse::RecordReader::Prepared::record;
+      take(batch.lines[i], batch.records[i], batch.kinds[i], made ? &batch.facts[i] : nullptr);
+    }
     batch.clear();  // unpins its buffers, on this thread (the reader reuses them)
     spare.push_back(std::move(in_flight.front()));
     in_flight.pop_front();
@@ -261,6 +270,17 @@ Expected<std::shared_ptr<const std::vector<parse::FormatInfo>>> load_user_format
 
 InputResult read_records(std::unique_ptr<source::ByteSource> bytes, SourceId id, parse::ReaderOptions options,
                          const RecordCallback& on_record, ParallelParse parallel) {
+  parallel.stage = nullptr;
+  return read_records(
+      std::move(bytes), id, std::move(options),
+      [&](const parse::Record& record, std::string_view text, const LineLocation& location, const RecordFacts&) {
+        on_record(record, text, location);
+      },
+      std::move(parallel));
+}
+
+InputResult read_records(std::unique_ptr<source::ByteSource> bytes, SourceId id, parse::ReaderOptions options,
+                         const FactsCallback& hand_on, ParallelParse parallel) {
   // Reads no larger than a parse batch (ParallelParse::k_batch_bytes): batches in flight keep buffers.
   static_assert(source::LineReader::k_default_chunk <= ParallelParse::k_batch_bytes);
   source::LineReader reader(std::move(bytes));
@@ -268,6 +288,13 @@ InputResult read_records(std::unique_ptr<source::ByteSource> bytes, SourceId id,
   parse::Record record;
   InputResult result;
   std::uint32_t salt = 0;
+  // The reading thread's own stage, for the records it parses itself.
+  const std::unique_ptr<RecordStage> stage = parallel.stage ? parallel.stage() : nullptr;
+  RecordFacts facts;
+  const auto on_record = [&](const parse::Record& ready, std::string_view text, const LineLocation& location) {
+    if (stage) stage->run(ready, text, facts);
+    hand_on(ready, text, location, facts);
+  };
   auto consume = [&](std::string_view text, std::uint64_t number, std::uint64_t offset, bool truncated) {
     if (truncated) {
       records.note_truncated();
@@ -298,14 +325,19 @@ InputResult read_records(std::unique_ptr<source::ByteSource> bytes, SourceId id,
     // Lines are parsed in batches on other threads; this one takes them in order, reading
     // itself the lines whose record may have started on an earlier line (RecordReader::take).
     read_in_batches(reader, options, sample, parallel,
-                    [&](const source::Line& line, parse::Record& prepared, parse::RecordReader::Prepared kind) {
+                    [&](const source::Line& line, parse::Record& prepared, parse::RecordReader::Prepared kind,
+                        const RecordFacts* made) {
                       if (line.truncated) {
                         records.note_truncated();
                         if (result.first_truncated == 0) result.first_truncated = line.number;
                       }
                       const LineLocation location{id, salt, line.number, line.offset};
                       if (records.take(kind, line.text, location, prepared)) {
-                        if (records.record_ready()) on_record(prepared, line.text, location);
+                        if (!records.record_ready()) return;
+                        if (made != nullptr)
+                          hand_on(prepared, line.text, location, *made);
+                        else
+                          on_record(prepared, line.text, location);
                         return;
                       }
                       records.read(line.text, location, record);

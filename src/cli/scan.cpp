@@ -39,6 +39,44 @@
 namespace gapscan::cli {
 namespace {
 
+/// The record's message template (into `out`) and its hash, 0 when it has none.
+std::uint64_t template_of(const parse::Record& record, std::string& out) {
+  // A JSON line read by the generic reader keeps its fields as the message: the template is
+  // that of its message field (pino's msg, Bunyan's msg, structlog's event …), not of the
+  // object, whose quoted values would all mask alike.
+  std::string_view message = record.message;
+  const std::size_t first = message.find_first_not_of(' ');
+  if (first != std::string_view::npos && (message[first] == '{' || message[first] == ',')) {
+    for (const std::string_view key : {"msg", "message", "event"}) {
+      const std::string_view value = parse::json_string_field(message, key);
+      if (!value.empty()) {
+        message = value;
+        break;
+      }
+    }
+  }
+  parse::message_template(message, out, record.group);
+  return out.empty() ? 0 : parse::template_hash(out);
+}
+
+/// What a scan makes of each record where it is parsed (cli::RecordStage): the line's marks
+/// (what the analysis would look for in its text) and its message template.
+class ScanStage final : public RecordStage {
+ public:
+  ScanStage(std::shared_ptr<const detect::LineMarker::Patterns> patterns, const stream::GroupingOptions& grouping)
+      : m_marker(std::move(patterns), grouping) {}
+  void run(const parse::Record& record, std::string_view text, RecordFacts& facts) override {
+    const stream::LineMarks marks = m_marker.mark(text, record.fields);
+    facts.marked = marks.known;
+    facts.screened = marks.screened;
+    facts.triggers.assign(marks.triggers.begin(), marks.triggers.end());
+    facts.template_hash = template_of(record, facts.template_text);
+  }
+
+ private:
+  detect::LineMarker m_marker;
+};
+
 /// Derived streams: every record also joins the stream of its message template and, when
 /// it belongs to a request, the stream of its whole input. Their keys start with
 /// detect::k_derived_key (see finding.hpp); the templates' texts name them in the report.
@@ -52,27 +90,14 @@ struct DerivedStreams {
   static constexpr std::size_t k_max_templates = ScanState::k_max_templates;
   static constexpr std::array<char, 2> k_log_key{detect::k_derived_key, 'L'};
 
-  /// The record's message template (into `scratch`) and its hash; its text is kept (the input's
-  /// first k_max_templates) for the report, which names wait points and template streams by it.
-  std::uint64_t name(const parse::Record& record) {
-    // A JSON line read by the generic reader keeps its fields as the message: the template is
-    // that of its message field (pino's msg, Bunyan's msg, structlog's event …), not of the
-    // object, whose quoted values would all mask alike.
-    std::string_view message = record.message;
-    const std::size_t first = message.find_first_not_of(' ');
-    if (first != std::string_view::npos && (message[first] == '{' || message[first] == ',')) {
-      for (const std::string_view key : {"msg", "message", "event"}) {
-        const std::string_view value = parse::json_string_field(message, key);
-        if (!value.empty()) {
-          message = value;
-          break;
-        }
-      }
-    }
-    parse::message_template(message, scratch, record.group);
-    if (scratch.empty()) return 0;
-    const std::uint64_t hash = parse::template_hash(scratch);
-    if (templates.size() < k_max_templates && templates.find(hash) == templates.end()) templates.emplace(hash, scratch);
+  /// The record's message template (its facts', else made into `scratch`) and its hash; its text
+  /// is kept (the input's first k_max_templates) for the report, which names wait points and
+  /// template streams by it.
+  std::uint64_t name(const parse::Record& record, const RecordFacts& facts, bool made) {
+    const std::uint64_t hash = made ? facts.template_hash : template_of(record, scratch);
+    if (hash == 0) return 0;
+    if (templates.size() < k_max_templates && templates.find(hash) == templates.end())
+      templates.emplace(hash, made ? facts.template_text : scratch);
     return hash;
   }
   /// The record's derived streams (--derived-streams); `hash`: name()'s for it.
@@ -134,7 +159,10 @@ struct Pipeline {
   DerivedStreams* templates = nullptr;  ///< names every record's template (the same object as `derived`, if set)
   ProcessStreams* processes = nullptr;
   stream::StreamTable* streams = nullptr;
-  detect::LineMarker* marker = nullptr;  ///< null: lines are not marked, windows keep their text
+  /// What the lines are marked with where they are parsed (ScanStage); null: they are not, and
+  /// windows keep their text.
+  std::shared_ptr<const detect::LineMarker::Patterns> line_patterns;
+  stream::GroupingOptions grouping;  ///< the stream table's (what of a line it keeps)
   detect::DurationAnalyzer* durations = nullptr;
   std::shared_ptr<const std::vector<parse::FormatInfo>> user_formats;
   std::uint64_t records = 0;        ///< read so far, over all inputs (--follow's messages)
@@ -149,7 +177,7 @@ report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Enco
                          std::vector<Diagnostic>& diagnostics,
                          std::shared_ptr<const source::LineText> text_file = nullptr) {
   // A plain file's lines keep no text in the streams when they are marked: it is read back.
-  if (text_file && pipeline.marker != nullptr) pipeline.streams->set_text_file(id, std::move(text_file));
+  if (text_file && pipeline.line_patterns) pipeline.streams->set_text_file(id, std::move(text_file));
   parse::ReaderOptions options;
   options.group_by = config.group_by;
   options.user_formats = pipeline.user_formats;
@@ -160,20 +188,31 @@ report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Enco
   // reading thread's other work keeps both processors busy (docs/performance.md).
   ParallelParse parallel;
   if (!config.follow) parallel.threads = std::min(4u, config.jobs / 4);
+  if (!config.follow && config.parse_threads >= 0) parallel.threads = std::min(4u, unsigned(config.parse_threads));
   parallel.batch_lines = config.parse_batch;
+  if (pipeline.line_patterns) {
+    parallel.stage = [patterns = pipeline.line_patterns, grouping = pipeline.grouping] {
+      return std::make_unique<ScanStage>(patterns, grouping);
+    };
+  }
+  const bool made = static_cast<bool>(parallel.stage);
   InputResult result = read_records(
       std::move(bytes), id, options,
-      [&](const parse::Record& record, std::string_view text, const LineLocation& location) {
+      [&](const parse::Record& record, std::string_view text, const LineLocation& location, const RecordFacts& facts) {
         ++pipeline.records;
         pipeline.arrivals.add(record.time, location, text);
         // Every line's template: the wait points are kept per template of the line before a gap.
         parse::Record named = record;
-        const std::uint64_t hash = pipeline.templates->name(record);
+        const std::uint64_t hash = pipeline.templates->name(record, facts, made);
         named.template_id = static_cast<std::uint32_t>(hash);
-        // What the analysis would search the line's text for, found once here for every
-        // stream it joins: its windows then need no text but the trigger lines'.
-        const stream::LineMarks marks =
-            pipeline.marker != nullptr ? pipeline.marker->mark(text, record.fields) : stream::LineMarks{};
+        // What the analysis would search the line's text for, found where it was parsed, for
+        // every stream it joins: its windows then need no text.
+        stream::LineMarks marks;
+        if (made) {
+          marks.known = facts.marked;
+          marks.screened = facts.screened;
+          marks.triggers = facts.triggers;
+        }
         pipeline.streams->add(named, text, location, marks);
         if (pipeline.derived != nullptr) pipeline.derived->add(*pipeline.streams, named, hash, text, location, marks);
         pipeline.processes->add(*pipeline.streams, record, text, location, marks);
@@ -587,9 +626,10 @@ void read_in_turn(const ScanConfig& config, const std::vector<source::InputSpec>
   detect::DurationAnalyzer durations;  // the input being read
   DerivedStreams derived;
   ProcessStreams processes;
+  const auto line_patterns = prototype.line_patterns();
   Pipeline pipeline = pipeline_of(config, user_formats, streams, derived, processes, durations);
-  detect::LineMarker marker = prototype.line_marker(grouping);
-  pipeline.marker = &marker;
+  pipeline.line_patterns = line_patterns;
+  pipeline.grouping = grouping;
   pipeline.end_input = [&](SourceId input) {
     streams.finish();
     streams.set_text_file(input, nullptr);
@@ -653,7 +693,7 @@ ScanState scan_one_input(const source::InputSpec& spec, SourceId id, const ScanC
                          const detect::Analyzer& prototype, const detect::Analyzer::Ceilings& ceilings,
                          std::shared_ptr<const Prefilter>& adapted,
                          const std::shared_ptr<const std::vector<parse::FormatInfo>>& user_formats,
-                         Progress& progress) {
+                         const std::shared_ptr<const detect::LineMarker::Patterns>& line_patterns, Progress& progress) {
   ScanState one;
   one.analyzer = prototype.snapshot();
   std::unique_ptr<detect::Analyzer> analyzer = prototype.snapshot();
@@ -672,8 +712,8 @@ ScanState scan_one_input(const source::InputSpec& spec, SourceId id, const ScanC
   DerivedStreams derived;
   ProcessStreams processes;
   Pipeline pipeline = pipeline_of(config, user_formats, streams, derived, processes, durations);
-  detect::LineMarker marker = prototype.line_marker(grouping);
-  pipeline.marker = &marker;
+  pipeline.line_patterns = line_patterns;
+  pipeline.grouping = grouping;
   pipeline.end_input = [&](SourceId input) {
     streams.finish();
     streams.set_text_file(input, nullptr);
@@ -718,6 +758,7 @@ void read_in_lanes(const ScanConfig& config, const std::vector<source::InputSpec
   std::condition_variable changed;
   std::size_t next = 0, joined = 0, running = lanes;
   detect::Analyzer::Ceilings ceilings;  // of the inputs joined so far
+  const auto line_patterns = prototype.line_patterns();
   const auto lane = [&] {
     std::shared_ptr<const Prefilter> adapted;  // this lane's
     std::unique_lock lock(mutex);
@@ -730,7 +771,7 @@ void read_in_lanes(const ScanConfig& config, const std::vector<source::InputSpec
       const detect::Analyzer::Ceilings seen = ceilings;
       lock.unlock();
       ScanState one = scan_one_input(specs[index], static_cast<SourceId>(index), config, prototype, seen, adapted,
-                                     user_formats, progress);
+                                     user_formats, line_patterns, progress);
       progress.file_done();
       lock.lock();
       done[index] = std::move(one);

@@ -3,45 +3,47 @@
 #include <algorithm>
 
 namespace gapscan::detect {
-namespace {
 
-std::vector<std::string> joined(std::vector<std::string> first, const std::vector<std::string>& second) {
-  first.insert(first.end(), second.begin(), second.end());
-  return first;
-}
-
-}  // namespace
-
-LineMarker::LineMarker(const TriggerAligner& triggers, stats::LineFilter evidence, const stats::LineScreen& screen,
-                       const stream::GroupingOptions& grouping)
-    : m_regexes(triggers.regexes()),
-      m_patterns(joined(triggers.patterns(), screen.regexes)),
-      m_screening(static_cast<bool>(evidence)),
-      m_screen_any(screen.any_line),
-      m_max_text(grouping.max_line_text),
-      m_max_fields(grouping.max_line_fields) {
+std::shared_ptr<const LineMarker::Patterns> LineMarker::compile(const TriggerAligner& triggers, bool screening,
+                                                                const stats::LineScreen& screen) {
+  auto compiled = std::make_shared<Patterns>();
+  compiled->regexes = triggers.regexes();
+  compiled->patterns = triggers.patterns();
+  compiled->screening = screening;
+  compiled->screen_any = screen.any_line;
   // The aligner's own prefilter serves when nothing is screened (the same patterns); else one
   // of both kinds, so that one pass over a line finds the atoms of either.
-  if (screen.regexes.empty()) {
-    m_prefilter = triggers.prefilter();
-    m_adapted = triggers.adapted_prefilter() != nullptr;
+  if (!screening || screen.regexes.empty()) {
+    compiled->prefilter = triggers.prefilter();
+    compiled->adapted = triggers.adapted_prefilter() != nullptr;
   } else {
-    m_prefilter = std::make_shared<const Prefilter>(m_patterns);
+    compiled->patterns.insert(compiled->patterns.end(), screen.regexes.begin(), screen.regexes.end());
+    compiled->prefilter = std::make_shared<const Prefilter>(compiled->patterns);
   }
+  return compiled;
 }
 
+LineMarker::LineMarker(std::shared_ptr<const Patterns> patterns, const stream::GroupingOptions& grouping)
+    : m_patterns(std::move(patterns)),
+      m_prefilter(m_patterns->prefilter),
+      m_adapted(m_patterns->adapted),
+      m_max_text(grouping.max_line_text),
+      m_max_fields(grouping.max_line_fields) {}
+
 stream::LineMarks LineMarker::mark(std::string_view text, std::string_view fields) {
+  const Patterns& patterns = *m_patterns;
   const std::string_view kept = text.substr(0, m_max_text);
   const std::string_view kept_fields = fields.substr(0, m_max_fields);
+  const std::size_t triggers = patterns.regexes.size();
   m_found.clear();
-  bool screened = m_screen_any;  // the line holds what the context filter needs
-  if (!m_patterns.empty()) {
+  bool screened = patterns.screen_any;  // the line holds what the context filter needs
+  if (!patterns.patterns.empty()) {
     if (!m_adapted) {
       // Filed under the byte pairs this log has least of, once its first 64 KiB are seen: a
       // matter of speed only, as in TriggerAligner (the lines found are the same).
       m_sample.append(kept).push_back('\n');
       if (m_sample.size() >= TriggerAligner::k_adapt_sample) {
-        auto adapted = std::make_shared<Prefilter>(m_patterns);
+        auto adapted = std::make_shared<Prefilter>(patterns.patterns);
         adapted->adapt(m_sample);
         m_prefilter = std::move(adapted);
         m_adapted = true;
@@ -60,21 +62,21 @@ stream::LineMarks LineMarker::mark(std::string_view text, std::string_view field
     potentials_in(kept);
     for (const int potential : m_potentials) {
       const auto p = static_cast<std::size_t>(potential);
-      if (p >= m_regexes.size()) {
+      if (p >= triggers) {
         screened = true;
-      } else if (m_regexes[p].search(kept)) {
+      } else if (patterns.regexes[p].search(kept)) {
         m_found.push_back(static_cast<std::uint32_t>(p));
       }
     }
-    if (!screened && !kept_fields.empty() && m_patterns.size() > m_regexes.size()) {
+    if (!screened && !kept_fields.empty() && patterns.patterns.size() > triggers) {
       potentials_in(kept_fields);
       screened = std::any_of(m_potentials.begin(), m_potentials.end(),
-                             [&](int p) { return static_cast<std::size_t>(p) >= m_regexes.size(); });
+                             [&](int p) { return static_cast<std::size_t>(p) >= triggers; });
     }
   }
   stream::LineMarks marks;
   marks.known = true;
-  marks.screened = m_screening && screened;
+  marks.screened = patterns.screening && screened;
   marks.triggers = m_found;
   return marks;
 }

@@ -1,16 +1,30 @@
 #include <gapscan/parse/message_template.hpp>
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 
 namespace gapscan::parse {
 namespace {
 
 constexpr std::size_t k_max_template = 160;
 
-bool is_token_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
-         c == '-' || c == ':' || c == '/' || c == '@' || static_cast<unsigned char>(c) >= 0x80;
-}
+// What a byte is, by table: the templating looks at every byte of every message.
+constexpr std::uint8_t k_token = 1;  // part of a word, number, key, path or address
+constexpr std::uint8_t k_digit = 2;
+
+constexpr std::array<std::uint8_t, 256> k_class = [] {
+  std::array<std::uint8_t, 256> table{};
+  for (int c = 0; c < 256; ++c) {
+    const bool token = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                       c == '.' || c == '-' || c == ':' || c == '/' || c == '@' || c >= 0x80;
+    table[static_cast<std::size_t>(c)] =
+        static_cast<std::uint8_t>((token ? k_token : 0) | (c >= '0' && c <= '9' ? k_digit : 0));
+  }
+  return table;
+}();
+
+bool is_token_char(char c) { return (k_class[static_cast<unsigned char>(c)] & k_token) != 0; }
 
 /// Whether `out` ends with the key of a logfmt message (`msg=`, `message=`), whose quoted value
 /// is the line's words, not a variable part.
@@ -26,6 +40,7 @@ bool message_key(std::string_view out) {
 
 void message_template(std::string_view message, std::string& out, std::string_view also_mask) {
   out.clear();
+  out.reserve(k_max_template + 8);
   std::size_t i = 0;
   const std::size_t n = message.size();
   while (i < n && out.size() < k_max_template) {
@@ -56,13 +71,16 @@ void message_template(std::string_view message, std::string& out, std::string_vi
       continue;
     }
     std::size_t end = i;
-    bool digit = false;
-    bool key = false;  // a ':' between two of its characters: a cache key, a URL, a host:port
-    while (end < n && is_token_char(message[end])) {
-      digit = digit || (message[end] >= '0' && message[end] <= '9');
-      key = key || (message[end] == ':' && end > i && end + 1 < n && is_token_char(message[end + 1]));
+    std::uint8_t seen = 0;  // the classes of its bytes
+    bool key = false;       // a ':' between two of its characters: a cache key, a URL, a host:port
+    while (end < n) {
+      const std::uint8_t cls = k_class[static_cast<unsigned char>(message[end])];
+      if ((cls & k_token) == 0) break;
+      seen |= cls;
+      if (message[end] == ':' && end > i && end + 1 < n && is_token_char(message[end + 1])) key = true;
       ++end;
     }
+    const bool digit = (seen & k_digit) != 0;
     if (digit || key || (!also_mask.empty() && message.substr(i, end - i) == also_mask)) {
       // Keep a key of key=value or key:value: only what follows the last '=' is the value.
       out += "<*>";

@@ -32,13 +32,49 @@ std::string read_all(const std::string& bytes, const parse::ReaderOptions& optio
   return out;
 }
 
+/// A stage that notes what it saw of each record (its message and line) and on which call of its
+/// own it saw it: the facts of a record must be those of its own record, whoever made them.
+class NoteStage final : public RecordStage {
+ public:
+  void run(const parse::Record& record, std::string_view text, RecordFacts& facts) override {
+    facts.template_text = fmt::format("{}|{}", record.message, text);
+    facts.template_hash = ++m_calls;
+    facts.marked = true;
+  }
+
+ private:
+  std::uint64_t m_calls = 0;
+};
+
+/// Each record's facts, as text.
+std::string read_facts(const std::string& bytes, const parse::ReaderOptions& options, ParallelParse parallel) {
+  std::string out;
+  parallel.stage = [] { return std::make_unique<NoteStage>(); };
+  read_records(
+      source::make_string_source(bytes), 0, options,
+      [&](const parse::Record& r, std::string_view text, const LineLocation&, const RecordFacts& facts) {
+        CHECK(facts.marked);
+        CHECK(facts.template_text == fmt::format("{}|{}", r.message, text));
+        out += facts.template_text + "\n";
+      },
+      std::move(parallel));
+  return out;
+}
+
 void check_same_for_any_batch(const std::string& bytes, const parse::ReaderOptions& options = {}) {
+  const std::string serial_facts = read_facts(bytes, options, ParallelParse{});
+  for (unsigned threads : {1u, 3u}) {
+    for (std::size_t batch : {1u, 3u, 64u}) {
+      INFO("facts: threads " << threads << ", batch " << batch);
+      CHECK(read_facts(bytes, options, ParallelParse{threads, batch, {}}) == serial_facts);
+    }
+  }
   const std::string serial = read_all(bytes, options, ParallelParse{});
   REQUIRE(serial.find(" records=0 ") == std::string::npos);
   for (unsigned threads : {1u, 3u}) {
     for (std::size_t batch : {1u, 2u, 3u, 7u, 64u, 2048u}) {
       INFO("threads " << threads << ", batch " << batch);
-      CHECK(read_all(bytes, options, ParallelParse{threads, batch}) == serial);
+      CHECK(read_all(bytes, options, ParallelParse{threads, batch, {}}) == serial);
     }
   }
 }

@@ -115,7 +115,7 @@ TEST_CASE("Marked lines keep no text, the trigger and screened lines' neither, a
   };
   const stats::LineScreen screen{{"session_?id"}, false};
   const stream::GroupingOptions grouping;
-  detect::LineMarker marker(triggers, context, screen, grouping);
+  detect::LineMarker marker(detect::LineMarker::compile(triggers, true, screen), grouping);
 
   const Collected marked = group(log, &marker, source::LineText::open(log.fd));
   const Collected kept = group(log, nullptr, nullptr);

@@ -48,6 +48,7 @@ struct ScanConfig {
   unsigned jobs = 2;                        ///< threads: 1 reads and analyses; N reads on one, N - 1 analyse,
                                             ///< and from N = 4 one input's lines are parsed on N / 4 more (up to 4)
   std::size_t parse_batch = 2048;           ///< lines per parsing batch (hidden --parse-batch, for tests)
+  int parse_threads = -1;                   ///< threads parsing one input beside the reading one; -1: by -j (hidden)
   bool explain = false;                     ///< print each suspect's score components (--explain)
   bool derived_streams = false;  ///< also analyse each message template's and each input's stream (--derived-streams)
   std::vector<std::string> triggers;  ///< --trigger: RE2 patterns of lines that may start a stall

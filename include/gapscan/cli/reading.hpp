@@ -8,14 +8,39 @@
 #include <gapscan/source/byte_source.hpp>
 #include <gapscan/source/line_reader.hpp>
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace gapscan::cli {
 
 using RecordCallback = std::function<void(const parse::Record&, std::string_view text, const LineLocation&)>;
+
+/// What is made of a record from the record alone, where it is parsed: on a parsing thread when
+/// an input's lines are parsed in batches (ParallelParse), else on the reading thread. For a
+/// scan: the line's marks (detect::LineMarker) and its message template.
+struct RecordFacts {
+  bool marked = false;                  ///< stream::LineMarks::known
+  bool screened = false;                ///< stream::LineMarks::screened
+  std::vector<std::uint32_t> triggers;  ///< stream::LineMarks::triggers
+  std::uint64_t template_hash = 0;      ///< 0: no template
+  std::string template_text;
+};
+
+/// Makes RecordFacts; each thread that parses has its own.
+class RecordStage {
+ public:
+  virtual ~RecordStage() = default;
+  /// `text`: the record's physical line.
+  virtual void run(const parse::Record& record, std::string_view text, RecordFacts& facts) = 0;
+};
+using RecordStageFactory = std::function<std::unique_ptr<RecordStage>()>;
+using FactsCallback =
+    std::function<void(const parse::Record&, std::string_view text, const LineLocation&, const RecordFacts&)>;
 
 struct InputResult {
   parse::LineAccount account;
@@ -45,6 +70,7 @@ Expected<std::shared_ptr<const std::vector<parse::FormatInfo>>> load_user_format
 struct ParallelParse {
   unsigned threads = 0;            ///< threads parsing batches of lines beside the reading one; 0: none
   std::size_t batch_lines = 2048;  ///< lines per batch (at most)
+  RecordStageFactory stage;        ///< what else each record is made into where it is parsed; null: nothing
   static constexpr std::size_t k_batch_bytes = 256u << 10;  ///< and at most this much text
 };
 
@@ -52,5 +78,8 @@ struct ParallelParse {
 /// locations carry `id` and the salt of the input's first line (LineLocation::salt).
 InputResult read_records(std::unique_ptr<source::ByteSource> bytes, SourceId id, parse::ReaderOptions options,
                          const RecordCallback& on_record, ParallelParse parallel = {});
+/// The same, handing each record on with its facts (made by `parallel.stage`; empty without one).
+InputResult read_records(std::unique_ptr<source::ByteSource> bytes, SourceId id, parse::ReaderOptions options,
+                         const FactsCallback& on_record, ParallelParse parallel);
 
 }  // namespace gapscan::cli

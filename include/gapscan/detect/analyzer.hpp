@@ -91,10 +91,10 @@ class Analyzer {
   }
   /// The trigger prefilter adapted to the log, for the next input's analysis (TriggerAligner).
   std::shared_ptr<const Prefilter> adapted_prefilter() const { return m_triggers.adapted_prefilter(); }
-  /// What marks the lines where they are parsed with what this analysis would look for in
-  /// their text (its trigger patterns, its context filter), for a stream table of `grouping`.
-  LineMarker line_marker(const stream::GroupingOptions& grouping) const {
-    return LineMarker(m_triggers, m_options.keep_context, m_options.context_screen, grouping);
+  /// What a LineMarker looks for in the lines where they are parsed: what this analysis would
+  /// look for in their text (its trigger patterns, its context filter). Compiled once per run.
+  std::shared_ptr<const LineMarker::Patterns> line_patterns() const {
+    return LineMarker::compile(m_triggers, static_cast<bool>(m_options.keep_context), m_options.context_screen);
   }
   void use_prefilter(std::shared_ptr<const Prefilter> adapted) { m_triggers.use_prefilter(std::move(adapted)); }
 
