@@ -31,6 +31,8 @@ GAPSCAN_TEST_PACKAGES=(memcached redis-server php-cli php-memcached php-redis pr
 GAPSCAN_QUIET_SERVICES=(haproxy:haproxy nginx:nginx mariadb-server:mariadb)
 # Fuzzing (scripts/fuzz.sh): clang with libFuzzer and the sanitizers' runtime; zstd for seeds.
 GAPSCAN_FUZZ_PACKAGES=(clang libclang-rt-14-dev python3 zstd)
+# The benchmark's baselines and peers (bench/run.sh): mawk, gawk, pandas, GNU time, compressors.
+GAPSCAN_BENCH_PACKAGES=(mawk gawk python3-pandas time gzip zstd)
 # CI extras: format and lint checks; python3 for the corpus scorer (bench/score_corpus.sh);
 # dpkg-dev for cpack's dependency list (dpkg-shlibdeps) and file to read the package.
 GAPSCAN_CI_PACKAGES=(clang-format clang-tidy python3 dpkg-dev file)
