@@ -472,6 +472,9 @@ DurationNs unit_of_key_suffix(std::string_view key) {
       {"us", k_ns_per_us},
       {"_usec", k_ns_per_us},
   }};
+  // Every suffix ends in 's' or 'c': most keys are ruled out by their last byte (this runs on
+  // every key of every line).
+  if (key.empty() || (lower(key.back()) != 's' && lower(key.back()) != 'c')) return 0;
   for (const auto& [suffix, unit] : k_suffixes) {
     if (key.size() > suffix.size() && starts_with_lower(key.substr(key.size() - suffix.size()), suffix)) return unit;
   }
@@ -819,7 +822,8 @@ bool find_duration(std::string_view text, DurationNs& out, std::uint8_t& digits,
     std::size_t key_start = key_end;
     while (key_start > 0 && is_key_char(text[key_start - 1])) --key_start;
     const std::string_view key = text.substr(key_start, key_end - key_start);
-    if (key.empty()) continue;
+    // No key that says duration starts with a digit: the colons of a time of day are passed by.
+    if (key.empty() || (key[0] >= '0' && key[0] <= '9')) continue;
     bool cumulative = false;
     const int phase = phases != nullptr ? phase_of_key(key, cumulative) : -1;
     if (phase < 0 && !is_duration_word(key)) continue;
