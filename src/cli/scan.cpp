@@ -171,6 +171,54 @@ struct Pipeline {
   std::function<void(SourceId)> end_input;
 };
 
+/// The record's logged duration and phase timers, to the duration analysis.
+void add_durations(Pipeline& pipeline, const ScanConfig& config, const parse::Record& record, std::string_view text,
+                   const LineLocation& location) {
+  if (record.duration >= 0) {
+    // Durations are grouped by an explicit --group-by (a field or regex): a
+    // request id would make a group of one; else by the operation the line
+    // names (op=connect and op=get are different evidence), else one group.
+    const bool explicit_group =
+        config.group_by.mode == parse::GroupBy::Mode::field || config.group_by.mode == parse::GroupBy::Mode::regex;
+    std::string_view group = explicit_group ? record.group : std::string_view();
+    std::string operation;
+    if (!explicit_group && !record.statement.empty()) {  // a database's statement: by its fingerprint
+      group = operation.assign("query=").append(parse::statement_fingerprint(record.statement));
+    } else if (!explicit_group) {
+      const std::string_view op = parse::find_operation(text);
+      if (!op.empty()) group = operation.assign("op=").append(op);
+    }
+    pipeline.durations->add(group, record.duration, record.duration_digits, location, text, record.fields, record.time);
+  }
+  // Each phase its line times is a duration of that phase (docs/formats.md, "Phase timers").
+  if (std::any_of(record.phases.begin(), record.phases.end(), [](DurationNs v) { return v >= 0; }))
+    pipeline.durations->add_phases(record.phases, record.duration);
+  for (std::size_t p = 0; p < record.phases.size(); ++p) {
+    if (record.phases[p] <= 0) continue;
+    std::string group = "phase=";
+    group += parse::to_string(static_cast<parse::Phase>(p));
+    pipeline.durations->add(group, record.phases[p], record.duration_digits, location, text, record.fields,
+                            record.time);
+  }
+}
+
+/// How one input's lines are parsed: from four jobs on also on other threads (one per four
+/// jobs, up to four), but for --follow: a batch would wait for lines to come. Below four, the
+/// reading thread's other work keeps both processors busy (docs/performance.md). Each record's
+/// marks and template are made where it is parsed (ScanStage).
+ParallelParse parallel_parse_of(const ScanConfig& config, const Pipeline& pipeline) {
+  ParallelParse parallel;
+  if (!config.follow) parallel.threads = std::min(4u, config.jobs / 4);
+  if (!config.follow && config.parse_threads >= 0) parallel.threads = std::min(4u, unsigned(config.parse_threads));
+  parallel.batch_lines = config.parse_batch;
+  if (pipeline.line_patterns) {
+    parallel.stage = [patterns = pipeline.line_patterns, grouping = pipeline.grouping] {
+      return std::make_unique<ScanStage>(patterns, grouping);
+    };
+  }
+  return parallel;
+}
+
 /// Reads one input to the end, handing its records to the stream table.
 report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Encoding encoding, const std::string& name,
                          SourceId id, int file_year, const ScanConfig& config, Pipeline& pipeline,
@@ -183,18 +231,7 @@ report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Enco
   options.user_formats = pipeline.user_formats;
   options.time.default_year = config.year != 0 ? config.year : file_year != 0 ? file_year : 1970;
   options.time.zone = config.zone;
-  // From four jobs on, one input's lines are also parsed on other threads (one per four jobs,
-  // up to four), but for --follow: a batch would wait for lines to come. Below four, the
-  // reading thread's other work keeps both processors busy (docs/performance.md).
-  ParallelParse parallel;
-  if (!config.follow) parallel.threads = std::min(4u, config.jobs / 4);
-  if (!config.follow && config.parse_threads >= 0) parallel.threads = std::min(4u, unsigned(config.parse_threads));
-  parallel.batch_lines = config.parse_batch;
-  if (pipeline.line_patterns) {
-    parallel.stage = [patterns = pipeline.line_patterns, grouping = pipeline.grouping] {
-      return std::make_unique<ScanStage>(patterns, grouping);
-    };
-  }
+  const ParallelParse parallel = parallel_parse_of(config, pipeline);
   const bool made = static_cast<bool>(parallel.stage);
   InputResult result = read_records(
       std::move(bytes), id, options,
@@ -216,33 +253,7 @@ report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Enco
         pipeline.streams->add(named, text, location, marks);
         if (pipeline.derived != nullptr) pipeline.derived->add(*pipeline.streams, named, hash, text, location, marks);
         pipeline.processes->add(*pipeline.streams, record, text, location, marks);
-        if (record.duration >= 0) {
-          // Durations are grouped by an explicit --group-by (a field or regex): a
-          // request id would make a group of one; else by the operation the line
-          // names (op=connect and op=get are different evidence), else one group.
-          const bool explicit_group = config.group_by.mode == parse::GroupBy::Mode::field ||
-                                      config.group_by.mode == parse::GroupBy::Mode::regex;
-          std::string_view group = explicit_group ? record.group : std::string_view();
-          std::string operation;
-          if (!explicit_group && !record.statement.empty()) {  // a database's statement: by its fingerprint
-            group = operation.assign("query=").append(parse::statement_fingerprint(record.statement));
-          } else if (!explicit_group) {
-            const std::string_view op = parse::find_operation(text);
-            if (!op.empty()) group = operation.assign("op=").append(op);
-          }
-          pipeline.durations->add(group, record.duration, record.duration_digits, location, text, record.fields,
-                                  record.time);
-        }
-        // Each phase its line times is a duration of that phase (docs/formats.md, "Phase timers").
-        if (std::any_of(record.phases.begin(), record.phases.end(), [](DurationNs v) { return v >= 0; }))
-          pipeline.durations->add_phases(record.phases, record.duration);
-        for (std::size_t p = 0; p < record.phases.size(); ++p) {
-          if (record.phases[p] <= 0) continue;
-          std::string group = "phase=";
-          group += parse::to_string(static_cast<parse::Phase>(p));
-          pipeline.durations->add(group, record.phases[p], record.duration_digits, location, text, record.fields,
-                                  record.time);
-        }
+        add_durations(pipeline, config, record, text, location);
       },
       parallel);
   report::Input input;
