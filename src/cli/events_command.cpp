@@ -76,9 +76,7 @@ int events_command(const std::vector<std::string>& args) {
     parse::ReaderOptions reader;
     reader.group_by = options->group_by;
     reader.user_formats = *user_formats;
-    const int file_year = source::modification_year(spec);
-    reader.time.default_year = options->year != 0 ? options->year : file_year != 0 ? file_year : 1970;
-    reader.time.zone = options->zone;
+    reader.time = parse::TimeSettings::of_input(options->year, source::modification_time(spec), options->zone);
     const InputResult result = read_records(
         std::move(*bytes), id++, reader,
         [&](const parse::Record& record, std::string_view, const LineLocation& location) {

@@ -127,7 +127,7 @@ PartialSettings partial_settings(const ScanConfig& config, const detect::Analyze
 Expected<void> write_partial(const std::string& path, ScanState& state, const PartialSettings& settings) {
   Json inputs = Json::array();
   for (const report::Input& i : state.inputs)
-    inputs.push_back(Json::array({i.name, i.format, i.encoding, i.lines, i.bytes, i.error}));
+    inputs.push_back(Json::array({i.name, i.format, i.encoding, i.lines, i.bytes, i.error, i.unread, i.sketch}));
   Json diagnostics = Json::array();
   for (const Diagnostic& d : state.diagnostics)
     diagnostics.push_back(Json::array({static_cast<int>(d.severity), d.where, d.message, d.hint}));
@@ -229,8 +229,19 @@ Expected<void> merge_partial(const std::string& path, PartialSettings& settings,
     const auto offset = static_cast<SourceId>(into.sources.size());
     state.sources = document.at("sources").get<std::vector<std::string>>();
     for (const Json& i : document.at("inputs")) {
-      state.inputs.push_back({i.at(0).get<std::string>(), i.at(1).get<std::string>(), i.at(2).get<std::string>(),
-                              i.at(3).get<std::uint64_t>(), i.at(4).get<std::uint64_t>(), i.at(5).get<std::string>()});
+      report::Input input{i.at(0).get<std::string>(),
+                          i.at(1).get<std::string>(),
+                          i.at(2).get<std::string>(),
+                          i.at(3).get<std::uint64_t>(),
+                          i.at(4).get<std::uint64_t>(),
+                          i.at(5).get<std::string>(),
+                          {},
+                          {}};
+      if (i.size() > 7) {  // partials written before 0.1.x's unread-line notes have six fields
+        input.unread = i.at(6).get<std::string>();
+        input.sketch = i.at(7).get<std::string>();
+      }
+      state.inputs.push_back(std::move(input));
     }
     for (const Json& d : document.at("diagnostics")) {
       state.diagnostics.push_back({static_cast<Severity>(d.at(0).get<int>()), d.at(1).get<std::string>(),

@@ -2,6 +2,7 @@
 
 #include <gapscan/catalog/embedded.hpp>
 #include <gapscan/core/interrupt.hpp>
+#include <gapscan/parse/format_sketch.hpp>
 #include <gapscan/parse/user_format.hpp>
 
 #include <fmt/format.h>
@@ -197,6 +198,26 @@ bool preset_name(std::string_view name) {
 }
 
 }  // namespace
+
+std::optional<Diagnostic> unread_warning(const InputResult& result, const std::string& name, std::string& sketch) {
+  const parse::LineAccount& a = result.account;
+  sketch.clear();
+  const std::uint64_t written = a.lines - a.blank - a.comment;
+  if (a.unparsed == 0 || a.examples.empty() || (a.records > 0 && a.unparsed * 20 < written)) return std::nullopt;
+  const parse::UnparsedExample& first = a.examples.front();
+  sketch = parse::sketch_format_file(first.text);
+  const std::string message =
+      a.records == 0
+          ? fmt::format("no timestamp gapscan can read on any of its {} lines, so no gap is measured", written)
+          : fmt::format("{} of its {} lines have no timestamp gapscan can read: they are left out", a.unparsed,
+                        written);
+  std::string hint = fmt::format(
+      "the first is line {}; describe the layout in a format file and run "
+      "gapscan --format-file my-format.toml {} (docs/formats.md, \"User-defined formats\")",
+      first.location.line, name);
+  if (!sketch.empty()) hint += "; the report shows one built from that line";
+  return Diagnostic{Severity::warning, fmt::format("{}:{}", name, first.location.line), message, std::move(hint)};
+}
 
 std::string installed_patterns_dir() {
   namespace fs = std::filesystem;

@@ -221,7 +221,7 @@ ParallelParse parallel_parse_of(const ScanConfig& config, const Pipeline& pipeli
 
 /// Reads one input to the end, handing its records to the stream table.
 report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Encoding encoding, const std::string& name,
-                         SourceId id, int file_year, const ScanConfig& config, Pipeline& pipeline,
+                         SourceId id, TimeNs modified, const ScanConfig& config, Pipeline& pipeline,
                          std::vector<Diagnostic>& diagnostics,
                          std::shared_ptr<const source::LineText> text_file = nullptr) {
   // A plain file's lines keep no text in the streams when they are marked: it is read back.
@@ -229,8 +229,7 @@ report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Enco
   parse::ReaderOptions options;
   options.group_by = config.group_by;
   options.user_formats = pipeline.user_formats;
-  options.time.default_year = config.year != 0 ? config.year : file_year != 0 ? file_year : 1970;
-  options.time.zone = config.zone;
+  options.time = parse::TimeSettings::of_input(config.year, modified, config.zone);
   const ParallelParse parallel = parallel_parse_of(config, pipeline);
   const bool made = static_cast<bool>(parallel.stage);
   InputResult result = read_records(
@@ -272,6 +271,10 @@ report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Enco
                                        result.account.truncated, result.account.truncated == 1 ? "" : "s",
                                        source::LineReader::k_max_line >> 20),
                            result.account.truncated > 1 ? "this is the first of them" : ""});
+  }
+  if (std::optional<Diagnostic> unread = unread_warning(result, name, input.sketch)) {
+    input.unread = fmt::format("{}: {}", unread->where, unread->message);
+    diagnostics.push_back(std::move(*unread));
   }
   if (result.account.untimed > result.account.records) {
     diagnostics.push_back({Severity::warning, name,
@@ -339,11 +342,11 @@ std::vector<report::Input> read_inputs(const ScanConfig& config, const std::vect
       auto bytes = source::open_input(spec, &encoding, &progress.bytes(), &text_file);
       if (!bytes) {
         diagnostics.push_back(bytes.error());
-        inputs.push_back(report::Input{sources.name(id), "none", "plain", 0, 0, bytes.error().message});
+        inputs.push_back(report::Input{sources.name(id), "none", "plain", 0, 0, bytes.error().message, {}, {}});
         progress.file_done();
         continue;
       }
-      inputs.push_back(read_input(std::move(*bytes), encoding, sources.name(id), id, source::modification_year(spec),
+      inputs.push_back(read_input(std::move(*bytes), encoding, sources.name(id), id, source::modification_time(spec),
                                   config, pipeline, diagnostics, std::move(text_file)));
       progress.file_done();
     }
@@ -365,7 +368,7 @@ std::vector<report::Input> read_followed(const ScanConfig& config, Pipeline& pip
   auto bytes = source::open_follow(path, std::move(options));
   if (!bytes) {
     diagnostics.push_back(bytes.error());
-    return {report::Input{sources.name(id), "none", "plain", 0, 0, bytes.error().message}};
+    return {report::Input{sources.name(id), "none", "plain", 0, 0, bytes.error().message, {}, {}}};
   }
   return {
       read_input(std::move(*bytes), source::Encoding::plain, sources.name(id), id, 0, config, pipeline, diagnostics)};
@@ -741,9 +744,9 @@ ScanState scan_one_input(const source::InputSpec& spec, SourceId id, const ScanC
   auto bytes = source::open_input(spec, &encoding, &progress.bytes(), &text_file);
   if (!bytes) {
     one.diagnostics.push_back(bytes.error());
-    one.inputs.push_back(report::Input{name, "none", "plain", 0, 0, bytes.error().message});
+    one.inputs.push_back(report::Input{name, "none", "plain", 0, 0, bytes.error().message, {}, {}});
   } else {
-    one.inputs.push_back(read_input(std::move(*bytes), encoding, name, id, source::modification_year(spec), config,
+    one.inputs.push_back(read_input(std::move(*bytes), encoding, name, id, source::modification_time(spec), config,
                                     pipeline, one.diagnostics, std::move(text_file)));
   }
   one.derived_streams = derived.streams + processes.streams;

@@ -39,6 +39,17 @@ std::size_t glued_tag_length(std::string_view line, std::size_t pos) {
   return n;
 }
 
+/// Length of a label glued to a stamp at the line start, colon included: 2-40 bytes of
+/// letters, digits, '_', '.' or '-' starting with a letter, then ':' and a digit (OpenAM's
+/// "amAuthentication:10/05/2026 02:10:36:580 PM UTC: …"). 0 when there is none.
+std::size_t label_length(std::string_view line) {
+  if (line.empty() || !((line[0] >= 'a' && line[0] <= 'z') || (line[0] >= 'A' && line[0] <= 'Z'))) return 0;
+  std::size_t n = 1;
+  while (n < line.size() && n <= 40 && is_key_char(line[n]) && line[n] != '$' && line[n] != '@') ++n;
+  if (n < 2 || n > 40 || n + 1 >= line.size() || line[n] != ':' || !is_digit(line[n + 1])) return 0;
+  return n + 1;
+}
+
 /// Value starts of every key=value pair.
 template <typename Visit>
 void visit_key_values(std::string_view line, Visit&& visit) {
@@ -105,6 +116,10 @@ void enumerate_anchors(std::string_view line, std::vector<AnchorHit>& out) {
   if (line.empty()) return;
   out.push_back({Anchor{AnchorKind::line_start, 0, {}}, 0});
   if (line[0] == '[') out.push_back({Anchor{AnchorKind::after_bracket, 0, {}}, 1});
+  if (line[0] == '(') out.push_back({Anchor{AnchorKind::after_paren, 0, {}}, 1});
+  if (const std::size_t label = label_length(line); label > 0) {
+    out.push_back({Anchor{AnchorKind::after_label, 0, {}}, label});
+  }
   std::array<std::size_t, k_max_field + 1> starts{};
   const std::size_t fields = field_starts(line, starts);
   for (std::size_t f = 0; f < fields; ++f) {
@@ -144,6 +159,12 @@ void locate(const Anchor& anchor, std::string_view line, std::vector<std::size_t
       return;
     case AnchorKind::after_bracket:
       if (line[0] == '[') out.push_back(1);
+      return;
+    case AnchorKind::after_paren:
+      if (line[0] == '(') out.push_back(1);
+      return;
+    case AnchorKind::after_label:
+      if (const std::size_t label = label_length(line); label > 0) out.push_back(label);
       return;
     case AnchorKind::field:
     case AnchorKind::bracket_field:
@@ -190,6 +211,10 @@ std::string describe(const Anchor& anchor) {
       return "line start";
     case AnchorKind::after_bracket:
       return "after [";
+    case AnchorKind::after_paren:
+      return "after (";
+    case AnchorKind::after_label:
+      return "after a label";
     case AnchorKind::glued_tag:
       return "after a tag in field " + std::to_string(anchor.field);
     case AnchorKind::field:

@@ -16,6 +16,8 @@ std::span<const FormatInfo> builtin_formats() {
       formats::access_log(),       //
       formats::haproxy_log(),      //
       formats::envoy_log(),        //
+      formats::uwsgi_log(),        //
+      formats::w3c_log(),          //
       formats::mysql_slow(),       //
       formats::mediawiki_debug(),  //
       formats::strace_relative(),  //

@@ -42,7 +42,43 @@ LineAccount RecordReader::account() const {
   return account;
 }
 
-void RecordReader::detect(const std::vector<std::string>& raw_sample) {
+bool strip_terminal_escapes(std::string_view line, std::string& out) {
+  if (line.find('\x1b') == std::string_view::npos) return false;
+  out.clear();
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    if (line[i] != '\x1b') {
+      out += line[i];
+      continue;
+    }
+    if (i + 1 >= line.size()) break;
+    const char kind = line[i + 1];
+    std::size_t j = i + 2;
+    if (kind == '[') {  // CSI: parameters, intermediates, one final byte (colours are "ESC[32m")
+      while (j < line.size() && static_cast<unsigned char>(line[j]) >= 0x20 &&
+             static_cast<unsigned char>(line[j]) < 0x40)
+        ++j;
+      i = std::min(j, line.size() - 1);  // the final byte
+    } else if (kind == ']') {            // OSC (a hyperlink, a title): up to BEL or ESC '\'
+      while (j < line.size() && line[j] != '\a' && !(line[j] == '\x1b' && j + 1 < line.size() && line[j + 1] == '\\'))
+        ++j;
+      i = j < line.size() && line[j] == '\x1b' ? j + 1 : j;
+    } else {
+      i += 1;  // a two-byte sequence ("ESC(B", "ESC=")
+      if ((kind == '(' || kind == ')') && i + 1 < line.size()) ++i;
+    }
+  }
+  return true;
+}
+
+void RecordReader::detect(const std::vector<std::string>& escaped_sample) {
+  // Terminal escape sequences (colours of a logger writing to a terminal, kept by `script` or
+  // `docker logs`) are taken out before a line is read: the stamp may sit between them.
+  std::vector<std::string> plain_sample;
+  plain_sample.reserve(escaped_sample.size());
+  std::string plain;
+  for (const std::string& line : escaped_sample)
+    plain_sample.push_back(strip_terminal_escapes(line, plain) ? plain : line);
+  const std::vector<std::string>& raw_sample = plain_sample;
   // Lines inside an envelope are detected by what they carry.
   m_envelope = Envelope(Envelope::detect(raw_sample));
   std::vector<std::string> sample;
@@ -170,9 +206,21 @@ void RecordReader::apply_group_by(std::string_view text, Record& record) const {
   }
 }
 
-LineClass RecordReader::read(std::string_view line, const LineLocation& location, Record& record) {
+LineClass RecordReader::read(std::string_view escaped, const LineLocation& location, Record& record) {
   m_ready = false;
   ++m_account.lines;
+  if (strip_terminal_escapes(escaped, m_plain)) {
+    // An unparsed line is shown as it was written (escaped by the printers), not as read.
+    const std::size_t examples = m_account.examples.size();
+    const LineClass kind = read_plain(m_plain, location, record);
+    if (kind == LineClass::unparsed && m_account.examples.size() > examples)
+      m_account.examples.back().text = std::string(escaped.substr(0, 200));
+    return kind;
+  }
+  return read_plain(escaped, location, record);
+}
+
+LineClass RecordReader::read_plain(std::string_view line, const LineLocation& location, Record& record) {
   if (line.find_first_not_of(" \t\r") == std::string_view::npos) {
     ++m_account.blank;
     return LineClass::blank;
@@ -295,7 +343,7 @@ RecordReader::Prepared RecordReader::prepare(std::string_view line, Record& reco
   // line on its own. A line it does not take goes through the other formats, whose answers may
   // depend on earlier lines (dates of time-only stamps, year chains): read() it in order.
   if (line.find_first_not_of(" \t\r") == std::string_view::npos) return Prepared::blank;
-  if (!can_prepare()) return Prepared::other;
+  if (!can_prepare() || line.find('\x1b') != std::string_view::npos) return Prepared::other;
   if (OpenJson open; opens_object(line, open)) return Prepared::other;
   Candidate& first = m_candidates.front();
   record = Record{};

@@ -97,6 +97,13 @@ bool read_time(Cursor& c, StampFields& out) {
     t.number(2, 2, second);
     out.second = second;
     read_fraction(t, out);
+    // Milliseconds after a third colon (Java's "HH:mm:ss:SSS", OpenAM's and some C++ loggers').
+    if (out.digits == 0 && t.peek() == ':' && is_digit(t.peek(1)) && is_digit(t.peek(2)) && is_digit(t.peek(3)) &&
+        !is_digit(t.peek(4))) {
+      out.nanos = ((t.peek(1) - '0') * 100 + (t.peek(2) - '0') * 10 + (t.peek(3) - '0')) * k_ns_per_ms;
+      out.digits = 3;
+      t.p += 4;
+    }
     read_meridiem(t, out);
   } else {
     Cursor m = t;
@@ -266,7 +273,18 @@ std::size_t scan_ymd(Cursor c, StampFields& out) {
   const char sep = c.peek();
   if (sep != '-' && sep != '/' && sep != '.' && sep != ':') return 0;
   ++c.p;
-  if (!c.number(1, 2, month) || !c.eat(sep) || !c.number(1, 2, day) || !valid_date(month, day)) return 0;
+  if (sep == '-' && is_digit(c.peek(2)) && !is_digit(c.peek(3))) {  // day of the year: 2026-339 12:00:00
+    int ordinal = 0;
+    c.number(3, 3, ordinal);
+    const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    if (ordinal < 1 || ordinal > (leap ? 366 : 365)) return 0;
+    static constexpr std::array<int, 13> k_before = {0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334, 365};
+    month = 1;
+    while (month < 12 && ordinal > k_before[static_cast<std::size_t>(month)] + (leap && month >= 2 ? 1 : 0)) ++month;
+    day = ordinal - k_before[static_cast<std::size_t>(month - 1)] - (leap && month > 2 ? 1 : 0);
+  } else if (!c.number(1, 2, month) || !c.eat(sep) || !c.number(1, 2, day) || !valid_date(month, day)) {
+    return 0;
+  }
   // Between date and time: T, blanks, a tab, " - ", or '-' (never '_': file names carry stamps).
   if (!c.eat('T') && !c.eat(" - ") && !c.spaces() && !(sep != '-' && c.eat('-'))) return 0;
   if (!read_time(c, out)) return 0;
@@ -481,7 +499,7 @@ std::size_t scan_numeric(Cursor c, StampFields& out, NumericOrder order) {
   if (short_year || order == NumericOrder::year_month_day) year += 2000;
   if (!valid_date(month, day)) return 0;
   // Between date and time: blanks, ':', '-' or ", ".
-  if (!c.eat(", ") && !c.spaces() && !c.eat(':') && !c.eat('-')) return 0;
+  if (!c.eat(", ") && !c.eat(" - ") && !c.spaces() && !c.eat(':') && !c.eat('-')) return 0;
   if (!read_time(c, out)) return 0;
   read_zone(c, out);
   out.year = year;
@@ -518,23 +536,57 @@ std::size_t scan_tai64n(Cursor c, StampFields& out) {
   return c.p - start;
 }
 
-/// "[ 1234.567890]" after the '[': seconds since boot (an instant near 1970, which keeps the
-/// gaps right).
+/// Seconds since boot or since the process started, an instant near 1970 that keeps the gaps
+/// right: after a leading '[', dmesg's and journalctl -o short-monotonic's "[ 1234.567890]"
+/// and the JVM's unified logging decorations "[0.512s]" (uptime), "[512ms]" (uptimemillis),
+/// "[512345678ns]" (uptimenanos); after a field "[003] " (the CPU) or a pid, perf script's
+/// "12345.678901: ".
 std::size_t scan_uptime(Cursor c, StampFields& out) {
   const std::size_t start = c.p;
-  c.spaces(0);
+  const bool bracketed = start > 0 && c.s[start - 1] == '[';
+  if (bracketed) c.spaces(0);
   const std::size_t digits_at = c.p;
   std::int64_t value = 0;
-  while (is_digit(c.peek()) && c.p - digits_at < 10) value = value * 10 + (c.s[c.p++] - '0');
-  if (c.p == digits_at || c.peek() != '.' || !is_digit(c.peek(1))) return 0;
+  while (is_digit(c.peek()) && c.p - digits_at < 18) value = value * 10 + (c.s[c.p++] - '0');
+  if (c.p == digits_at || is_digit(c.peek())) return 0;
+  if (c.p - digits_at > 10 && c.s.substr(c.p, 3) != "ns]") return 0;  // only nanoseconds run that long
   StampFields fraction;
-  read_fraction(c, fraction);
-  if (!c.eat(']')) return 0;
+  if (c.peek() == '.' && is_digit(c.peek(1))) read_fraction(c, fraction);
   out.absolute = true;
   out.has_zone = true;
-  out.instant = to_time_ns(value, fraction.nanos);
-  out.digits = fraction.digits;
-  return c.p - start;
+  if (!bracketed) {  // perf script: "<comm> <pid> [<cpu>] <s.µs>: "
+    if (fraction.digits < 6 || !c.eat(':') || c.peek() != ' ' || start < 3 || c.s[start - 1] != ' ') return 0;
+    std::size_t before = start - 1;
+    const bool cpu = c.s[before - 1] == ']';
+    if (cpu) --before;
+    std::size_t digits = before;
+    while (digits > 0 && is_digit(c.s[digits - 1])) --digits;
+    if (digits == before || digits == 0 || (cpu ? c.s[digits - 1] != '[' : c.s[digits - 1] != ' ')) return 0;
+    out.instant = to_time_ns(value, fraction.nanos);
+    out.digits = fraction.digits;
+    return c.p - start;
+  }
+  if (fraction.digits > 0 && c.eat(']')) {  // dmesg
+    out.instant = to_time_ns(value, fraction.nanos);
+    out.digits = fraction.digits;
+    return c.p - start;
+  }
+  if (fraction.digits > 0 && c.eat("s]")) {  // JVM uptime, "%.3fs"
+    out.instant = to_time_ns(value, fraction.nanos);
+    out.digits = fraction.digits;
+    return c.p - start;
+  }
+  if (fraction.digits == 0 && c.eat("ms]")) {
+    out.instant = value * k_ns_per_ms;
+    out.digits = 3;
+    return c.p - start;
+  }
+  if (fraction.digits == 0 && c.eat("ns]")) {
+    out.instant = value;
+    out.digits = 9;
+    return c.p - start;
+  }
+  return 0;
 }
 
 std::size_t scan_epoch_long(Cursor c, StampFields& out) {

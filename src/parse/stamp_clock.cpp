@@ -3,6 +3,12 @@
 
 namespace gapscan::parse {
 
+void StampClock::set_date(int year, int month, int day, DateOrigin origin) {
+  m_last_day = days_from_civil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
+  m_last_second_of_day = 0;
+  m_day_origin = origin;
+}
+
 TimeNs StampClock::instant(const StampFields& stamp) {
   const StampFields* read = &stamp;
   StampFields resolved;
@@ -18,6 +24,7 @@ TimeNs StampClock::instant(const StampFields& stamp) {
   m_last_zoned = fields.has_zone || fields.absolute;
   if (fields.absolute) {
     const std::int64_t seconds = fields.instant / k_ns_per_s;
+    m_day_origin = DateOrigin::stamp;
     m_last_day = seconds / 86400;
     m_last_second_of_day = seconds % 86400;
     return fields.instant;
@@ -26,8 +33,15 @@ TimeNs StampClock::instant(const StampFields& stamp) {
   const std::int64_t second_of_day =
       static_cast<std::int64_t>(fields.hour) * 3600 + static_cast<std::int64_t>(fields.minute) * 60 + fields.second;
   if (fields.month < 0) {  // time only: the previous stamp's date
-    day = m_last_second_of_day < 0 ? days_from_civil(m_base_year, 1, 1) : m_last_day;
-    if (m_last_second_of_day >= 0 && second_of_day < m_last_second_of_day) ++day;
+    if (m_last_second_of_day < 0) {
+      const bool modified = m_default_day != INT64_MIN;
+      day = modified ? m_default_day : days_from_civil(m_base_year, 1, 1);
+      m_day_origin = modified ? DateOrigin::modification_time : DateOrigin::assumed;
+    } else {
+      day = m_last_day;
+      if (second_of_day < m_last_second_of_day) ++day;
+    }
+    if (m_date_origin == DateOrigin::none) m_date_origin = m_day_origin;
   } else if (fields.year < 0) {  // no year: the yearless chain
     if (m_chain_month == 0) {
       m_chain_year = m_base_year;
@@ -40,6 +54,7 @@ TimeNs StampClock::instant(const StampFields& stamp) {
     if (!m_have_base) set_base_year(fields.year);
     day = days_from_civil(fields.year, static_cast<unsigned>(fields.month), static_cast<unsigned>(fields.day));
   }
+  if (fields.month >= 0) m_day_origin = DateOrigin::stamp;
   m_last_day = day;
   m_last_second_of_day = second_of_day;
   if (!fields.has_zone && !fields.zone_name.empty()) {

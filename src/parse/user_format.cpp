@@ -46,12 +46,14 @@ class UserLineParser final : public LineParser {
   void learn(const std::vector<std::string>& sample, const TimeSettings& settings) override {
     (void)sample;
     m_default_year = settings.default_year;
+    m_default_day = settings.default_day;
     m_zone = m_format->zone ? m_format->zone : settings.zone;
     restart();
   }
   void restart() override {
     m_clock = StampClock(0, m_default_year);
     m_clock.set_zone(m_zone);
+    m_clock.set_default_day(m_default_day);
     m_previous = INT64_MIN;
   }
 
@@ -123,6 +125,7 @@ class UserLineParser final : public LineParser {
   std::vector<std::string_view> m_groups;
   StampClock m_clock;
   std::shared_ptr<const Zone> m_zone;  // the format's or the input's, for zone abbreviations
+  std::int64_t m_default_day = INT64_MIN;
   int m_default_year = 1970;
   TimeNs m_previous = INT64_MIN;  // the last instant, for the choice around a change of offset
   std::string m_reason;

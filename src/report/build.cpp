@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace gapscan::report {
 namespace {
 
@@ -421,6 +423,9 @@ void add_analysis(Report& report, const RunResults& results) {
     GapExample largest;
     largest.request = sample.stream;
     largest.gap_ms = static_cast<double>(sample.gap) / 1e6;
+    // The quantiles come from a histogram's bins; none is above the largest gap measured.
+    for (double* quantile : {&report.analysis.gap_median_ms, &report.analysis.gap_p90_ms, &report.analysis.gap_p99_ms})
+      *quantile = std::min(*quantile, largest.gap_ms);
     for (const stats::EvidenceLine& line : sample.before) largest.before.push_back(make_line(line, *results.sources));
     largest.after = make_line(sample.after, *results.sources);
     report.analysis.largest_gap = std::move(largest);

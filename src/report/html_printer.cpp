@@ -398,6 +398,13 @@ void accounting(std::string& out, const Report& report) {
                        html(input.format), input.encoding == "plain" ? "" : ", " + html(input.encoding),
                        html(count(input.lines)), html(count(input.bytes)),
                        input.error.empty() ? "" : " (stopped early: " + html(input.error) + ")");
+    if (!input.unread.empty()) out += fmt::format("<li>Unread: {}</li>\n", html(input.unread));
+    if (!input.sketch.empty()) {
+      out += fmt::format(
+          "<li>A format file that reads that line (<code>gapscan --format-file my-format.toml "
+          "…</code>):<pre>{}</pre></li>\n",
+          html(input.sketch));
+    }
   }
   const Analysis& a = report.analysis;
   out += fmt::format("<li>Analysis: {} streams ({} windows, {} with a request id), {} gaps</li>\n",

@@ -410,7 +410,9 @@ void add_accounting(Json& root, const Report& report) {
                           {"encoding", input.encoding},
                           {"lines", input.lines},
                           {"bytes", input.bytes},
-                          {"error", input.error.empty() ? Json() : Json(input.error)}});
+                          {"error", input.error.empty() ? Json() : Json(input.error)},
+                          {"unread", input.unread.empty() ? Json() : Json(input.unread)},
+                          {"format_file_sketch", input.sketch.empty() ? Json() : Json(input.sketch)}});
   }
   root["inputs"] = std::move(inputs);
   const Analysis& a = report.analysis;

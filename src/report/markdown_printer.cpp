@@ -212,6 +212,18 @@ void accounting(std::string& out, const Report& report) {
     out += fmt::format("- Input {}: {}{}, {} lines, {} bytes{}\n", code(input.name), inline_text(input.format),
                        input.encoding == "plain" ? "" : ", " + input.encoding, count(input.lines), count(input.bytes),
                        input.error.empty() ? "" : " (stopped early: " + inline_text(input.error) + ")");
+    if (!input.unread.empty()) out += fmt::format("  - Unread: {}\n", inline_text(input.unread));
+    if (!input.sketch.empty()) {
+      out += "  - A format file that reads that line (`gapscan --format-file my-format.toml …`):\n\n    ```toml\n";
+      std::size_t start = 0;
+      while (start < input.sketch.size()) {
+        const std::size_t end = input.sketch.find('\n', start);
+        if (end > start) out += "    " + input.sketch.substr(start, end - start) + "\n";
+        if (end == std::string::npos) break;
+        start = end + 1;
+      }
+      out += "    ```\n\n";
+    }
   }
   const Analysis& a = report.analysis;
   out += fmt::format("- Analysis: {} streams ({} windows, {} with a request id), {} gaps\n", count(a.streams),

@@ -638,6 +638,19 @@ void print_accounting(std::string& out, const Report& report) {
     out += fmt::format("Input      {}  {}{}  {} lines, {} bytes{}\n", input.name, input.format,
                        input.encoding == "plain" ? "" : ", " + input.encoding, count(input.lines), count(input.bytes),
                        input.error.empty() ? "" : "  (stopped early: " + input.error + ")");
+    if (!input.unread.empty()) out += fmt::format("           unread {}\n", input.unread);
+    if (!input.sketch.empty()) {
+      out +=
+          "           a format file that reads that line (save as my-format.toml; gapscan --format-file "
+          "my-format.toml …):\n";
+      std::size_t start = 0;
+      while (start < input.sketch.size()) {
+        const std::size_t end = input.sketch.find('\n', start);
+        out += "             " + input.sketch.substr(start, end - start) + "\n";
+        if (end == std::string::npos) break;
+        start = end + 1;
+      }
+    }
   }
   const Analysis& a = report.analysis;
   out +=

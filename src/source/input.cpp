@@ -71,11 +71,11 @@ std::vector<InputSpec> expand_inputs(const std::vector<std::string>& paths, std:
   return inputs;
 }
 
-int modification_year(const InputSpec& spec) {
+TimeNs modification_time(const InputSpec& spec) {
   if (spec.is_stdin) return 0;
   struct stat info {};
   if (::stat(spec.name.c_str(), &info) != 0) return 0;
-  return year_of(static_cast<TimeNs>(info.st_mtime) * k_ns_per_s);
+  return static_cast<TimeNs>(info.st_mtime) * k_ns_per_s;
 }
 
 Expected<std::unique_ptr<ByteSource>> open_input(const InputSpec& spec, Encoding* encoding,

@@ -32,7 +32,7 @@ Report sample_report(bool likely) {
   report.lines.records = 8;
   report.lines.unparsed = 2;
   report.lines.unparsed_examples.push_back({"a.log:9", "???", "matches no known format"});
-  report.inputs.push_back({"a.log", "mediawiki-line", "plain", 10, 100, ""});
+  report.inputs.push_back({"a.log", "mediawiki-line", "plain", 10, 100, "", "", ""});
   report.catalog_origin = "built-in";
   return report;
 }

@@ -50,6 +50,11 @@ struct InputResult {
   std::uint64_t first_truncated = 0;  ///< line number of the first line over 16 MiB, or 0
 };
 
+/// A warning for an input whose lines have no stamp gapscan can read (none of them, or at least
+/// 5 % of those not blank or comments): it names the first such line, and `sketch` receives a
+/// format file built from it that reads it (empty when none could be built).
+std::optional<Diagnostic> unread_warning(const InputResult& result, const std::string& name, std::string& sketch);
+
 /// The catalog an installed gapscan reads when no --patterns is given:
 /// <prefix>/share/gapscan/patterns beside <prefix>/bin/gapscan, when it holds *.toml files;
 /// empty otherwise (the catalog embedded in the binary is used).

@@ -13,6 +13,8 @@ namespace gapscan::parse {
 enum class AnchorKind : std::uint8_t {
   line_start,     ///< byte 0
   after_bracket,  ///< after a '[' at byte 0
+  after_paren,    ///< after a '(' at byte 0 (sssd: "(2026-12-05 12:00:00): [sssd] …")
+  after_label,    ///< after "word:" glued to the stamp at byte 0 (OpenAM: "amAuthentication:10/05/2026 …")
   glued_tag,      ///< after a short tag glued to the stamp at the start of a field (I1129, <W>)
   field,          ///< the start of blank-separated field N
   bracket_field,  ///< after the '[' that opens field N (CLF: host ident user [)

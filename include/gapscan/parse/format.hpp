@@ -5,6 +5,7 @@
 #include <gapscan/parse/record.hpp>
 #include <gapscan/parse/zone.hpp>
 
+#include <climits>
 #include <functional>
 #include <memory>
 #include <span>
@@ -26,8 +27,20 @@ enum class ParseStatus {
 
 /// What an input's stamps do not say, as the user or the file tells it.
 struct TimeSettings {
-  int default_year = 1970;           ///< for yearless stamps when no stamp of the input has a year
-  std::shared_ptr<const Zone> zone;  ///< for stamps without a zone (--tz); null: UTC
+  int default_year = 1970;               ///< for yearless stamps when no stamp of the input has a year
+  std::int64_t default_day = INT64_MIN;  ///< for time-only stamps before any date: the file's
+                                         ///< modification day (days since the epoch), if known
+  std::shared_ptr<const Zone> zone;      ///< for stamps without a zone (--tz); null: UTC
+
+  /// The settings of one input: `year` is --year (0: none), `modified` the file's modification
+  /// time (0: stdin or unknown). --year wins over the file's year and gives no default day.
+  static TimeSettings of_input(int year, TimeNs modified, std::shared_ptr<const Zone> zone) {
+    TimeSettings settings;
+    settings.default_year = year != 0 ? year : modified != 0 ? year_of(modified) : 1970;
+    if (year == 0 && modified != 0) settings.default_day = modified / k_ns_per_s / 86400;
+    settings.zone = std::move(zone);
+    return settings;
+  }
 };
 
 /// Parses lines of one format. Holds per-input scratch state (e.g. a JSON parser), so one

@@ -65,6 +65,11 @@ struct ReaderOptions {
   std::shared_ptr<const std::vector<FormatInfo>> user_formats;
 };
 
+/// Copies `line` to `out` without its terminal escape sequences (CSI such as the colour
+/// "ESC[32m", OSC up to BEL or "ESC\\", two-byte ones). False, and `out` untouched, when the
+/// line has no ESC byte.
+bool strip_terminal_escapes(std::string_view line, std::string& out);
+
 class RecordReader {
  public:
   explicit RecordReader(ReaderOptions options);
@@ -157,6 +162,8 @@ class RecordReader {
   /// Whether read_text() starts gathering a JSON object at this line (its braces do not
   /// balance on it); `open` receives the count when it does.
   static bool opens_object(std::string_view text, OpenJson& open);
+  /// read() after the terminal escapes are taken out.
+  LineClass read_plain(std::string_view line, const LineLocation& location, Record& record);
   LineClass read_text(std::string_view text, const Unwrapped* envelope, const LineLocation& location, Record& record);
   LineClass classify(std::string_view text, const Unwrapped* envelope, const LineLocation& location, Record& record);
   LineClass accept(std::string_view text, const LineLocation& location, Record& record);
@@ -173,6 +180,7 @@ class RecordReader {
   Pending m_joined;                                       // the joined line being read
   OpenJson m_json;
   std::string m_json_text;  // the last JSON object gathered from several lines
+  std::string m_plain;      // the last line with its terminal escape sequences taken out
   const Unwrapped m_no_envelope{};
   std::string_view m_record_text;
   LineLocation m_record_location;

@@ -20,6 +20,16 @@ namespace gapscan::parse {
 
 class Zone;
 
+/// Where the date of a time-only stamp came from.
+enum class DateOrigin : std::uint8_t {
+  none,               ///< no time-only stamp was read
+  stamp,              ///< an earlier stamp of the input that had a date
+  header,             ///< a header or date line of the input (W3C "#Date:", "=== 2026-12-05 ===")
+  field,              ///< a date field of the same line ("date=2024-10-14 time=13:46:40")
+  modification_time,  ///< the day the file was last modified
+  assumed,            ///< none known: 1 January of the default year (stdin)
+};
+
 class StampClock {
  public:
   explicit StampClock(int zone_offset_seconds = 0, int fallback_year = 1970)
@@ -31,6 +41,13 @@ class StampClock {
     m_have_base = true;
   }
   bool has_base_year() const { return m_have_base; }
+  /// The day (since the epoch) a time-only stamp takes when no stamp before it had a date: the
+  /// file's modification day.
+  void set_default_day(std::int64_t day) { m_default_day = day; }
+  /// The date of the time-only stamps that follow, from a header or a date line (or a field).
+  void set_date(int year, int month, int day, DateOrigin origin = DateOrigin::header);
+  /// Where the first time-only stamp got its date.
+  DateOrigin date_origin() const { return m_date_origin; }
   /// The input's zone (--tz, or a format file's zone): resolves zone abbreviations it uses
   /// ("CST" in America/Chicago or Asia/Shanghai), before gapscan's table of unambiguous ones.
   void set_zone(std::shared_ptr<const Zone> zone) { m_zone = std::move(zone); }
@@ -48,8 +65,11 @@ class StampClock {
   int m_chain_year = 0;
   int m_chain_month = 0;  // month of the previous yearless stamp; 0 before the first
   std::int64_t m_last_day = 0;
-  std::int64_t m_last_second_of_day = -1;  // -1 before the first stamp
-  TimeNs m_last_named = INT64_MIN;         // the last instant read in a named zone
+  std::int64_t m_default_day = INT64_MIN;
+  DateOrigin m_date_origin = DateOrigin::none;
+  DateOrigin m_day_origin = DateOrigin::none;  // of m_last_day
+  std::int64_t m_last_second_of_day = -1;      // -1 before the first stamp
+  TimeNs m_last_named = INT64_MIN;             // the last instant read in a named zone
   bool m_last_zoned = false;
   std::shared_ptr<const Zone> m_zone;
 };

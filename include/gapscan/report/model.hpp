@@ -362,7 +362,9 @@ struct Input {
   std::string encoding = "plain";  ///< plain, gzip, zstd, bzip2 or xz
   std::uint64_t lines = 0;
   std::uint64_t bytes = 0;
-  std::string error;  ///< why reading stopped early, or empty
+  std::string error;   ///< why reading stopped early, or empty
+  std::string unread;  ///< lines without a stamp gapscan can read: what and where, or empty
+  std::string sketch;  ///< a format file built from the first of them that reads it, or empty
 };
 
 struct UnparsedLine {

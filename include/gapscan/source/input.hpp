@@ -4,6 +4,7 @@
 
 #include <gapscan/core/diagnostic.hpp>
 #include <gapscan/core/location.hpp>
+#include <gapscan/core/time.hpp>
 #include <gapscan/source/byte_source.hpp>
 #include <gapscan/source/decode.hpp>
 #include <gapscan/source/line_text.hpp>
@@ -34,9 +35,10 @@ struct InputFilter {
 std::vector<InputSpec> expand_inputs(const std::vector<std::string>& paths, std::vector<Diagnostic>& diagnostics,
                                      const InputFilter& filter = {});
 
-/// The year (UTC) of the input's last modification, or 0 for stdin or when unknown: the year
-/// of yearless stamps (syslog) when no stamp of the input has one.
-int modification_year(const InputSpec& spec);
+/// The input's last modification time, or 0 for stdin or when unknown: its year is the year
+/// of yearless stamps (syslog) when no stamp of the input has one, its day the date of
+/// time-only stamps before any date.
+TimeNs modification_time(const InputSpec& spec);
 
 /// Opens one input for reading, decoding gzip, zstd, bzip2 and xz (by their magic bytes).
 /// The error names the file and the reason; `encoding` receives what was detected; the raw

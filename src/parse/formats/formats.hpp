@@ -14,6 +14,8 @@ FormatInfo strace_relative();
 FormatInfo mysql_slow();
 FormatInfo haproxy_log();
 FormatInfo envoy_log();
+FormatInfo uwsgi_log();
+FormatInfo w3c_log();
 FormatInfo generic_line();
 
 }  // namespace gapscan::parse::formats

@@ -27,6 +27,7 @@
 #include <cctype>
 #include <climits>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 
 namespace gapscan::parse::formats {
@@ -45,7 +46,8 @@ bool admissible(StampFamily family, const Anchor& anchor) {
     return anchor.kind == AnchorKind::line_start || anchor.kind == AnchorKind::after_bracket ||
            (anchor.keyed() && time_key_rank(anchor.key) < 100);
   }
-  if (family == StampFamily::uptime) return anchor.kind == AnchorKind::after_bracket;
+  if (family == StampFamily::uptime)
+    return anchor.kind == AnchorKind::after_bracket || anchor.kind == AnchorKind::field;
   return true;
 }
 
@@ -215,8 +217,10 @@ class GenericLineParser final : public LineParser {
     m_ranked.clear();
     m_default_year = settings.default_year;
     m_zone = settings.zone;
+    m_default_day = settings.default_day;
     m_clock = StampClock(0, m_default_year);
     m_clock.set_zone(m_zone);
+    m_clock.set_default_day(m_default_day);
     std::vector<std::string_view> lines;
     for (const std::string& line : sample) {
       if (!is_blank_line(line) && !is_comment(line)) lines.emplace_back(line);
@@ -302,8 +306,10 @@ class GenericLineParser final : public LineParser {
   }
 
   void restart() override {
+    m_history = 0;
     StampClock fresh(0, m_default_year);
     fresh.set_zone(m_zone);
+    fresh.set_default_day(m_default_day);
     if (m_clock.has_base_year()) fresh.set_base_year(m_base_year);
     m_clock = fresh;
   }
@@ -322,13 +328,65 @@ class GenericLineParser final : public LineParser {
 
   ParseStatus parse(std::string_view line, Record& record) override {
     if (line.starts_with("# Time: ")) return parse_slow_log_header(line, record);  // MySQL slow log
-    if (line.empty() || is_comment(line)) return ParseStatus::not_this_format;
+    if (line.empty()) return ParseStatus::not_this_format;
+    if (is_comment(line)) {
+      // W3C extended logs (IIS): "#Date: 2026-12-05 12:00:00" dates the time-only rows below.
+      if (line.starts_with("#Date:")) date_from_header(line.substr(6));
+      // Shell history with times (bash's HISTTIMEFORMAT "#1733400000", tcsh's "#+1733400000"):
+      // the stamp times the command on the next line, which is the record.
+      if (const TimeNs when = history_stamp(line); when != 0) {
+        m_history = when;
+        m_history_seen = true;
+        return ParseStatus::part;
+      }
+      return ParseStatus::not_this_format;
+    }
+    if (m_history != 0) {
+      record.time = m_history;
+      record.time_digits = 0;
+      record.zoned = true;
+      record.message = line;
+      m_history = 0;
+      return ParseStatus::parsed;
+    }
     StampFields stamp;
-    const std::size_t end = find_stamp(line, stamp);
-    if (end == 0) return is_fpm_worker_message(line) ? ParseStatus::untimed : ParseStatus::not_this_format;
+    std::size_t end = find_stamp(line, stamp);
+    if (end == 0) {
+      if (is_fpm_worker_message(line)) return ParseStatus::untimed;
+      // A date printed once per day or per file above time-only lines ("=== 2026-12-05 ===",
+      // "--- Day changed Sat Dec 06 2026"): it dates the lines below and carries no time.
+      if (time_only_layout() && date_from_header(line)) return ParseStatus::untimed;
+      return ParseStatus::not_this_format;
+    }
+    if (stamp.month < 0) {
+      // The date in a field of its own (FortiGate: "date=2024-10-14 time=13:46:40").
+      const std::string_view date = key_value(line, "date");
+      int year = 0, month = 0, day = 0;
+      if (!date.empty() && read_numeric_date(date, 0, year, month, day))
+        m_clock.set_date(year, month, day, DateOrigin::field);
+    }
     record.time = m_clock.instant(stamp);
     record.time_digits = stamp.digits;
     record.zoned = m_clock.last_zoned();
+    if (stamp.digits == 0 && !stamp.absolute) {
+      // A syslog or journald envelope in whole seconds around an application's own finer stamp
+      // ("Dec  5 12:00:00 host app[123]: 2026-12-05 12:00:00.144 INFO …"): the finer one.
+      // Only a stamp that refines the envelope's (the same date, its time of day within
+      // 2 s: the delivery) is taken; a replayed or re-stamped line keeps the envelope's time.
+      StampFields inner;
+      if (const std::size_t inner_end = carried_stamp(line, end, inner)) {
+        const std::int64_t outer_second = stamp.hour * 3600 + stamp.minute * 60 + stamp.second;
+        const std::int64_t inner_second = inner.hour * 3600 + inner.minute * 60 + inner.second;
+        const bool same_date =
+            inner.month < 0 || stamp.month < 0 || (inner.month == stamp.month && inner.day == stamp.day);
+        const bool same_zone = inner.has_zone == stamp.has_zone && inner.offset_seconds == stamp.offset_seconds;
+        if (same_date && same_zone && std::abs(inner_second - outer_second) <= 2) {
+          record.time += (inner_second - outer_second) * k_ns_per_s + inner.nanos;
+          record.time_digits = inner.digits;
+          end = inner_end;
+        }
+      }
+    }
     std::size_t rest = end;
     while (rest < line.size() && (line[rest] == ' ' || line[rest] == ']' || line[rest] == '"')) ++rest;
     record.message = line.substr(std::min(rest, line.size()));
@@ -364,8 +422,31 @@ class GenericLineParser final : public LineParser {
   }
 
   std::string layout() const override {
+    if (m_history_seen) return "shell history: a #<epoch seconds> line before each command";
     if (m_ranked.empty()) return {};
     std::string out = std::string(to_string(m_ranked.front().family)) + " at " + describe(m_ranked.front().anchor);
+    if (m_ranked.front().family == StampFamily::uptime) {
+      out += "; times since boot or since the program started: gaps exact, no wall-clock time";
+    }
+    switch (m_clock.date_origin()) {
+      case DateOrigin::header:
+        out += "; dates from a header line";
+        break;
+      case DateOrigin::field:
+        out += "; dates from the date= field";
+        break;
+      case DateOrigin::modification_time:
+        out +=
+            fmt::format("; dates from the file's modification time ({}), the lines have none", day_text(m_default_day));
+        break;
+      case DateOrigin::assumed:
+        out += fmt::format("; no date on the lines or in a header: {}-01-01 assumed, gaps exact (--year sets it)",
+                           m_default_year);
+        break;
+      case DateOrigin::none:
+      case DateOrigin::stamp:
+        break;
+    }
     if (m_group_key.known) {
       out += "; requests by " + m_group_key.key + "=";
     } else if (!m_group_key.key.empty()) {
@@ -384,12 +465,37 @@ class GenericLineParser final : public LineParser {
   };
 
   /// Reads the line's stamp: the ranked layouts first, then any family at the common
-  /// places. Returns the end offset of the stamp, or 0.
+  /// places. Returns the end offset of the stamp, or 0. A time of day with a date written
+  /// just before it, where no anchor points ("job=12|12/05/2026 12:00:00.100|…"), is read with
+  /// that date.
   std::size_t find_stamp(std::string_view line, StampFields& stamp) {
+    std::size_t start = 0;
+    const std::size_t end = find_stamp_at(line, stamp, start);
+    if (end == 0 || stamp.month >= 0 || stamp.absolute || start == 0) return end;
+    constexpr std::array<StampFamily, 4> k_dated = {StampFamily::ymd, StampFamily::numeric, StampFamily::clf,
+                                                    StampFamily::month_name};
+    for (std::size_t pos = start > 24 ? start - 24 : 0; pos < start; ++pos) {
+      if (pos > 0 && std::isalnum(static_cast<unsigned char>(line[pos - 1])) != 0) continue;
+      for (StampFamily family : k_dated) {
+        StampFields dated;
+        const std::size_t length = scan_stamp(family, line, pos, dated, m_order);
+        if (length > 0 && pos + length >= end && dated.month >= 0) {
+          stamp = dated;
+          return pos + length;
+        }
+      }
+    }
+    return end;
+  }
+
+  std::size_t find_stamp_at(std::string_view line, StampFields& stamp, std::size_t& start) {
     for (const Choice& choice : m_ranked) {
       locate(choice.anchor, line, m_positions);
       for (std::size_t pos : m_positions) {
-        if (const std::size_t length = scan_stamp(choice.family, line, pos, stamp, m_order)) return pos + length;
+        if (const std::size_t length = scan_stamp(choice.family, line, pos, stamp, m_order)) {
+          start = pos;
+          return pos + length;
+        }
       }
     }
     enumerate_anchors(line, m_hits);
@@ -398,8 +504,8 @@ class GenericLineParser final : public LineParser {
     for (const AnchorHit& hit : m_hits) {
       const AnchorKind kind = hit.anchor.kind;
       const bool common = kind == AnchorKind::line_start || kind == AnchorKind::after_bracket ||
-                          (kind == AnchorKind::glued_tag && hit.anchor.field == 0) || kind == AnchorKind::rfc5424 ||
-                          (hit.anchor.keyed() && time_key_rank(hit.anchor.key) < 100);
+                          kind == AnchorKind::after_paren || (kind == AnchorKind::glued_tag && hit.anchor.field == 0) ||
+                          kind == AnchorKind::rfc5424 || (hit.anchor.keyed() && time_key_rank(hit.anchor.key) < 100);
       if (!common || hit.pos >= best_pos) continue;
       for (StampFamily family : k_families) {
         if (!admissible(family, hit.anchor)) continue;
@@ -415,7 +521,119 @@ class GenericLineParser final : public LineParser {
     }
     if (best_end == 0) return 0;
     stamp = best;
+    start = best_pos;
     return best_end;
+  }
+
+  /// The instant of "#1733400000" or "#+1733400000" alone on its line (epoch seconds from
+  /// 2000 to 2100), else 0.
+  static TimeNs history_stamp(std::string_view line) {
+    std::size_t at = line.size() > 1 && line[1] == '+' ? 2 : 1;
+    std::size_t end = line.size();
+    while (end > at && (line[end - 1] == '\r' || line[end - 1] == ' ')) --end;
+    if (end - at != 10) return 0;
+    std::int64_t seconds = 0;
+    for (; at < end; ++at) {
+      if (line[at] < '0' || line[at] > '9') return 0;
+      seconds = seconds * 10 + (line[at] - '0');
+    }
+    if (seconds < 946684800 || seconds > 4102444800) return 0;
+    return to_time_ns(seconds, 0);
+  }
+
+  bool time_only_layout() const { return !m_ranked.empty() && m_ranked.front().family == StampFamily::time_only; }
+
+  static std::string day_text(std::int64_t day) {
+    const int year = year_of_day(day);
+    const std::int64_t day_of_year = day - days_from_civil(year, 1, 1);
+    int month = 1;
+    while (month < 12 &&
+           days_from_civil(year, static_cast<unsigned>(month + 1), 1) - days_from_civil(year, 1, 1) <= day_of_year) {
+      ++month;
+    }
+    const std::int64_t mday = day - days_from_civil(year, static_cast<unsigned>(month), 1) + 1;
+    return fmt::format("{:04}-{:02}-{:02}", year, month, mday);
+  }
+
+  /// A date without a time in the first 80 bytes of `text` (2026-12-05, 2026/12/05, Sat Dec 06
+  /// 2026, 06 Dec 2026, Dec 6, 2026): it becomes the date of the time-only stamps after it.
+  bool date_from_header(std::string_view text) {
+    const std::string_view head = text.substr(0, 80);
+    for (std::size_t i = 0; i < head.size(); ++i) {
+      const bool word_start = i == 0 || !std::isalnum(static_cast<unsigned char>(head[i - 1]));
+      if (!word_start) continue;
+      int year = 0, month = 0, day = 0;
+      if (read_numeric_date(head, i, year, month, day) || read_named_date(head, i, year, month, day)) {
+        m_clock.set_date(year, month, day);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static bool digits_at(std::string_view text, std::size_t& pos, std::size_t min, std::size_t max, int& value) {
+    std::size_t n = 0;
+    value = 0;
+    while (pos + n < text.size() && n < max && std::isdigit(static_cast<unsigned char>(text[pos + n])) != 0)
+      value = value * 10 + (text[pos + n++] - '0');
+    if (n < min || (pos + n < text.size() && std::isdigit(static_cast<unsigned char>(text[pos + n])) != 0))
+      return false;
+    pos += n;
+    return true;
+  }
+
+  /// YYYY-MM-DD, YYYY/MM/DD or YYYY.MM.DD, not followed by a digit or a time.
+  static bool read_numeric_date(std::string_view text, std::size_t pos, int& year, int& month, int& day) {
+    if (!digits_at(text, pos, 4, 4, year) || pos >= text.size()) return false;
+    const char sep = text[pos];
+    if (sep != '-' && sep != '/' && sep != '.') return false;
+    ++pos;
+    if (!digits_at(text, pos, 1, 2, month) || pos >= text.size() || text[pos] != sep) return false;
+    ++pos;
+    if (!digits_at(text, pos, 1, 2, day)) return false;
+    return year >= k_min_stamp_year && year <= k_max_stamp_year && month >= 1 && month <= 12 && day >= 1 && day <= 31;
+  }
+
+  /// [Weekday ]Month DD[,] YYYY or DD Month YYYY.
+  static bool read_named_date(std::string_view text, std::size_t pos, int& year, int& month, int& day) {
+    const auto skip_blanks = [&](std::size_t& at) {
+      const std::size_t before = at;
+      while (at < text.size() && (text[at] == ' ' || text[at] == ',' || text[at] == '-' || text[at] == '/')) ++at;
+      return at > before;
+    };
+    std::size_t length = 0;
+    std::size_t at = pos;
+    if (std::isdigit(static_cast<unsigned char>(text[at])) != 0) {
+      if (!digits_at(text, at, 1, 2, day) || !skip_blanks(at)) return false;
+      month = read_month_name(text.substr(at), length);
+      if (month == 0) return false;
+      at += length;
+    } else {
+      month = read_month_name(text.substr(at), length);
+      if (month == 0) return false;
+      at += length;
+      if (!skip_blanks(at) || !digits_at(text, at, 1, 2, day)) return false;
+    }
+    if (!skip_blanks(at) || !digits_at(text, at, 4, 4, year)) return false;
+    if (at < text.size() && text[at] == ':') return false;  // a time, not a year
+    return year >= k_min_stamp_year && year <= k_max_stamp_year && day >= 1 && day <= 31;
+  }
+
+  /// The end of a stamp with a fraction that starts the message after a syslog tag
+  /// ("host app[123]: ", "host app: ", also inside a '['), or 0.
+  std::size_t carried_stamp(std::string_view line, std::size_t from, StampFields& inner) const {
+    const std::string_view head = line.substr(from, 120);
+    const std::size_t colon = head.find(": ");
+    if (colon == std::string_view::npos) return 0;
+    std::size_t pos = from + colon + 2;
+    if (pos < line.size() && line[pos] == '[') ++pos;
+    constexpr std::array<StampFamily, 5> k_carried = {StampFamily::ymd, StampFamily::clf, StampFamily::month_name,
+                                                      StampFamily::numeric, StampFamily::time_only};
+    for (StampFamily family : k_carried) {
+      if (const std::size_t length = scan_stamp(family, line, pos, inner, m_order); length > 0 && inner.digits > 0)
+        return pos + length;
+    }
+    return 0;
   }
 
   /// The field order of numeric dates: the one valid on most sample lines; ties follow the
@@ -464,6 +682,9 @@ class GenericLineParser final : public LineParser {
   std::string m_key;                   // a group key the line does not spell out (PHP-FPM slow log: "child 4242")
   int m_base_year = 1970;
   int m_default_year = 1970;
+  std::int64_t m_default_day = INT64_MIN;
+  TimeNs m_history = 0;  // the time of the shell command on the next line
+  bool m_history_seen = false;
   std::vector<AnchorHit> m_hits;
   std::vector<std::size_t> m_positions;
 };

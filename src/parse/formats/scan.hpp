@@ -41,12 +41,14 @@ class ClockedParser : public LineParser {
   void learn(const std::vector<std::string>& sample, const TimeSettings& settings) override {
     (void)sample;
     m_default_year = settings.default_year;
+    m_default_day = settings.default_day;
     m_zone = settings.zone;
     restart();
   }
   void restart() override {
     m_clock = StampClock(0, m_default_year);
     m_clock.set_zone(m_zone);
+    m_clock.set_default_day(m_default_day);
   }
 
  protected:
@@ -55,6 +57,7 @@ class ClockedParser : public LineParser {
  private:
   std::shared_ptr<const Zone> m_zone;  // the input's, for zone abbreviations
   int m_default_year = 1970;
+  std::int64_t m_default_day = INT64_MIN;
 };
 
 /// The named fields method and path of an HTTP request line ("GET /x HTTP/1.1"), appended to a
