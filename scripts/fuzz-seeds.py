@@ -70,8 +70,8 @@ def main() -> int:
     source, gapscan, out = pathlib.Path(sys.argv[1]), sys.argv[2], pathlib.Path(sys.argv[3])
     texts = logs(source, gapscan)
     small = [t[:2048] for t in texts]
-    for family in ("mediawiki_line", "monolog_line", "monolog_json", "access_log", "haproxy", "envoy", "mysql_slow",
-                   "mediawiki_debug", "strace_relative", "generic"):
+    for family in ("mediawiki_line", "monolog_line", "monolog_json", "access_log", "haproxy", "envoy", "uwsgi", "w3c",
+                   "mysql_slow", "mediawiki_debug", "strace_relative", "generic"):
         write(out, f"fuzz_parser_{family}", texts)
     write(out, "fuzz_read", [b"\x00" + t for t in texts] + [b"\x01" + t for t in small])
     write(out, "fuzz_scan", small)

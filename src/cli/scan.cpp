@@ -280,7 +280,7 @@ report::Input read_input(std::unique_ptr<source::ByteSource> bytes, source::Enco
     diagnostics.push_back({Severity::warning, name,
                            fmt::format("{} of its {} lines carry no time, so no gap can be measured at them",
                                        result.account.untimed, result.account.lines),
-                           result.format == "mediawiki-debug"
+                           result.format.starts_with("mediawiki-debug")
                                ? "MediaWiki's debug log has times only with $wgDebugTimestamps (old versions); "
                                  "configure Monolog with a timestamped line or JSON format"
                                : ""});

@@ -42,8 +42,8 @@ std::vector<Piece> stamp_pieces(std::string_view line, std::size_t from, std::si
     while (word_end > 0 && head[word_end - 1] == ' ') --word_end;
     std::size_t word_start = word_end;
     while (word_start > 0 && is_letter(head[word_start - 1])) --word_start;
-    if (word_start == word_end || word_end == start || (word_start > 0 && head[word_start - 1] != ' ' &&
-                                                         head[word_start - 1] != '[' && head[word_start - 1] != '('))
+    if (word_start == word_end || word_end == start ||
+        (word_start > 0 && head[word_start - 1] != ' ' && head[word_start - 1] != '[' && head[word_start - 1] != '('))
       break;
     const std::string_view word = head.substr(word_start, word_end - word_start);
     std::size_t length = 0;

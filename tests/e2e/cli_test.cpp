@@ -607,3 +607,48 @@ TEST_CASE("Colour and width follow the terminal: --color, NO_COLOR, COLUMNS", "[
   CHECK(bad.exit_code == 2);
   CHECK(bad.out.find("unknown --color value 'blue'") != std::string::npos);
 }
+
+TEST_CASE(
+    "An input whose lines have no readable stamp is named on stderr and in every report, with a format file "
+    "that reads it",
+    "[e2e][cli][wild]") {
+  std::ofstream("gapscan_unread.log") << "job=12|12:00:00.100|started\njob=12|12:00:00.144|done\n";
+  REQUIRE(run_command("touch -d '2026-12-05 13:00:00' gapscan_unread.log").exit_code == 0);  // its dates
+  const auto text = run_command(gapscan_command("gapscan_unread.log"), true);
+  CHECK(text.exit_code == 0);
+  CHECK_THAT(text.out, Catch::Contains("gapscan: gapscan_unread.log:1: warning: no timestamp gapscan can read on any "
+                                       "of its 2 lines"));
+  CHECK_THAT(text.out, Catch::Contains("--format-file my-format.toml gapscan_unread.log"));
+  CHECK_THAT(text.out, Catch::Contains("           unread gapscan_unread.log:1: no timestamp"));
+  CHECK_THAT(text.out, Catch::Contains("time_layout = \"%H:%M:%S.%f\""));
+  const auto markdown = run_command(gapscan_command("-o markdown gapscan_unread.log"));
+  CHECK_THAT(markdown.out, Catch::Contains("  - Unread: gapscan_unread.log:1"));
+  const auto html = run_command(gapscan_command("-o html gapscan_unread.log"));
+  CHECK_THAT(html.out, Catch::Contains("<li>Unread: gapscan_unread.log:1"));
+  const auto json = nlohmann::json::parse(run_command(gapscan_command("-o json gapscan_unread.log")).out);
+  const nlohmann::json& input = json["inputs"][0];
+  CHECK_THAT(input["unread"].get<std::string>(), Catch::Contains("no timestamp"));
+  CHECK(json["diagnostics"][0]["severity"] == "warning");
+  // The format file shown reads the file.
+  std::ofstream("gapscan_unread.toml") << input["format_file_sketch"].get<std::string>();
+  const auto events = run_command(gapscan_command("events --format-file gapscan_unread.toml gapscan_unread.log"));
+  CHECK(events.out == "1\t1796472000100000000\t-\tmy-format\n2\t1796472000144000000\t-\tmy-format\n");
+  // A file read whole is quiet.
+  std::ofstream("gapscan_unread.log") << "2026-12-07T10:00:00.000Z a\n2026-12-07T10:00:01.000Z b\n";
+  CHECK(run_command(gapscan_command("gapscan_unread.log"), true).out.find("warning") == std::string::npos);
+  std::remove("gapscan_unread.log");
+  std::remove("gapscan_unread.toml");
+}
+
+TEST_CASE("Uptime stamps are analysed as such: the report says so, and a restart is a clock step, not a gap",
+          "[e2e][cli][wild]") {
+  std::ofstream("gapscan_jvm.log") << "[0.512s][info][gc] start\n[1.044s][info][gc] run\n[2.100s][info][gc] run\n"
+                                      "[3.000s][info][gc] run\n[0.010s][info][gc] start again\n"
+                                      "[0.054s][info][gc] run again\n[0.300s][info][gc] run again\n";
+  const auto json = nlohmann::json::parse(run_command(gapscan_command("-o json gapscan_jvm.log")).out);
+  std::remove("gapscan_jvm.log");
+  CHECK_THAT(json["inputs"][0]["format"].get<std::string>(), Catch::Contains("no wall-clock time"));
+  CHECK(json["analysis"]["clock_steps"] == 1);
+  CHECK(json["analysis"]["gaps"] == 5);
+  CHECK(json["lines"]["records"] == 7);
+}

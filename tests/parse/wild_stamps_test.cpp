@@ -76,8 +76,8 @@ TEST_CASE("Wrapped lines: docker compose prefixes, terminal colours, syslog enve
                                "Dec  5 12:00:00 host app[123]: 2026-12-05 12:00:00.144 INFO req=a1 got",
                                "Dec  5 12:00:01 host app[123]: 11:59:59.950 late line, delivered a second on",
                                "Dec  5 12:00:02 host app[123]: 2022-10-19 05:34:03.425 a replayed line"});
-    CHECK(r.times == std::vector<TimeNs>{k_noon + 100 * k_ms, k_noon + 144 * k_ms, k_noon - 50 * k_ms,
-                                         k_noon + 2 * k_ns_per_s});
+    CHECK(r.times ==
+          std::vector<TimeNs>{k_noon + 100 * k_ms, k_noon + 144 * k_ms, k_noon - 50 * k_ms, k_noon + 2 * k_ns_per_s});
   }
 }
 
@@ -98,7 +98,8 @@ TEST_CASE("Uptime and relative stamps: gaps exact, no wall-clock time", "[parse]
     CHECK(r.times == std::vector<TimeNs>{k_noon + 100 * k_ms, k_noon + 144 * k_ms});
   }
   SECTION("dmesg") {
-    const Read r = read_lines({"[    0.000000] Linux version 6.1.0-13-amd64", "[   12.345678] e1000e: eth0 NIC Link is Up"});
+    const Read r =
+        read_lines({"[    0.000000] Linux version 6.1.0-13-amd64", "[   12.345678] e1000e: eth0 NIC Link is Up"});
     CHECK(r.times == std::vector<TimeNs>{0, 12345678000});
   }
   SECTION("perf script, with and without the CPU") {
@@ -116,7 +117,8 @@ TEST_CASE("Uptime and relative stamps: gaps exact, no wall-clock time", "[parse]
     CHECK(tt.times == std::vector<TimeNs>{k_noon + 100 * k_ms, k_noon + 100050000, k_noon + 144100000});
     CHECK(tt.groups == std::vector<std::string>{"4242", "4243", "4242"});
     CHECK_THAT(tt.format, Catch::Contains("modification time (2026-12-05)"));
-    const Read ttt = read_lines({"1796472000.100000 write(1, \"a\", 1) = 1", "1796472000.144000 write(1, \"b\", 1) = 1"});
+    const Read ttt =
+        read_lines({"1796472000.100000 write(1, \"a\", 1) = 1", "1796472000.144000 write(1, \"b\", 1) = 1"});
     CHECK(ttt.times == std::vector<TimeNs>{k_noon + 100 * k_ms, k_noon + 144 * k_ms});
   }
 }
@@ -135,9 +137,10 @@ TEST_CASE("Dates in a header, times on the lines", "[parse][wild]") {
     CHECK(r.durations == std::vector<DurationNs>{44 * k_ms, 1044 * k_ms});
   }
   SECTION("W3C rows with a time only take the #Date") {
-    const Read r = read_lines({"#Version: 1.0", "#Date: 2026-12-05 11:00:00", "#Fields: time c-ip cs-method cs-uri sc-status",
-                               "12:00:00 10.0.0.2 GET /a 200", "12:00:03 10.0.0.2 GET /b 200"},
-                              0);
+    const Read r =
+        read_lines({"#Version: 1.0", "#Date: 2026-12-05 11:00:00", "#Fields: time c-ip cs-method cs-uri sc-status",
+                    "12:00:00 10.0.0.2 GET /a 200", "12:00:03 10.0.0.2 GET /b 200"},
+                   0);
     CHECK(r.times == std::vector<TimeNs>{k_noon, k_noon + 3 * k_ns_per_s});
   }
   SECTION("a date line above time-only lines, and the next day's") {
@@ -167,8 +170,8 @@ TEST_CASE("Dates in a header, times on the lines", "[parse][wild]") {
 
 TEST_CASE("The long tail of layouts", "[parse][wild]") {
   SECTION("glog and absl") {
-    const Read r = read_lines({"I1205 12:00:00.123456  1234 server.cc:12] Starting",
-                               "W1205 12:00:00.167890  1234 server.cc:40] slow"});
+    const Read r = read_lines(
+        {"I1205 12:00:00.123456  1234 server.cc:12] Starting", "W1205 12:00:00.167890  1234 server.cc:40] slow"});
     CHECK(r.times == std::vector<TimeNs>{k_noon + 123456000, k_noon + 167890000});
   }
   SECTION("Redis, by process and role") {
@@ -178,11 +181,11 @@ TEST_CASE("The long tail of layouts", "[parse][wild]") {
     CHECK(r.groups == std::vector<std::string>{"1234:M", "5678:C"});
   }
   SECTION("uWSGI request lines: the request's msecs is the duration") {
-    const Read r = read_lines(
-        {"[pid: 28|app: 0|req: 1/1] 10.0.0.2 () {34 vars in 500 bytes} [Sat Dec  5 12:00:00 2026] GET /a => "
-         "generated 100 bytes in 44 msecs (HTTP/1.1 200) 2 headers in 80 bytes (1 switches on core 0)",
-         "[pid: 29|app: 0|req: 2/2] 10.0.0.2 () {34 vars in 500 bytes} [Sat Dec  5 12:00:01 2026] GET /b => "
-         "generated 100 bytes in 1044 micros (HTTP/1.1 200) 2 headers in 80 bytes (1 switches on core 1)"});
+    const Read r =
+        read_lines({"[pid: 28|app: 0|req: 1/1] 10.0.0.2 () {34 vars in 500 bytes} [Sat Dec  5 12:00:00 2026] GET /a => "
+                    "generated 100 bytes in 44 msecs (HTTP/1.1 200) 2 headers in 80 bytes (1 switches on core 0)",
+                    "[pid: 29|app: 0|req: 2/2] 10.0.0.2 () {34 vars in 500 bytes} [Sat Dec  5 12:00:01 2026] GET /b => "
+                    "generated 100 bytes in 1044 micros (HTTP/1.1 200) 2 headers in 80 bytes (1 switches on core 1)"});
     CHECK(r.format == "uwsgi");
     CHECK(r.durations == std::vector<DurationNs>{44 * k_ms, 1044 * k_ns_per_us});
     CHECK(r.times == std::vector<TimeNs>{k_noon + 44 * k_ms, k_noon + k_ns_per_s + 1044 * k_ns_per_us});
@@ -199,9 +202,9 @@ TEST_CASE("The long tail of layouts", "[parse][wild]") {
     CHECK(openam.times == std::vector<TimeNs>{k_noon + 100 * k_ms, k_noon + 144 * k_ms});
   }
   SECTION("day of the year") {
-    const Read r = read_lines({"2026-339 12:00:00.100 start", "2026-340 00:00:01.000 next day", "2024-366 00:00:00 leap"});
-    CHECK(r.times == std::vector<TimeNs>{k_noon + 100 * k_ms, k_noon + 43201 * k_ns_per_s,
-                                         1735603200LL * k_ns_per_s});
+    const Read r =
+        read_lines({"2026-339 12:00:00.100 start", "2026-340 00:00:01.000 next day", "2024-366 00:00:00 leap"});
+    CHECK(r.times == std::vector<TimeNs>{k_noon + 100 * k_ms, k_noon + 43201 * k_ns_per_s, 1735603200LL * k_ns_per_s});
   }
   SECTION("epoch seconds as JSON floats and strings with a fraction") {
     const Read r = read_lines({R"({"ts": 1796472000.1234, "msg": "a", "req": "r1"})",

@@ -91,6 +91,11 @@ class MediaWikiDebugParser final : public LineParser {
     m_latest = 0;
   }
 
+  std::string layout() const override {
+    return "times, with $wgDebugTimestamps, since each request started: gaps inside a request exact, no wall-clock "
+           "time";
+  }
+
   ParseStatus parse(std::string_view line, Record& record) override {
     Elapsed elapsed;
     if (is_start(line)) {

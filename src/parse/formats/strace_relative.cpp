@@ -18,6 +18,8 @@ class StraceRelativeParser final : public LineParser {
  public:
   void restart() override { m_total = 0; }
 
+  std::string layout() const override { return "times since the trace started: gaps exact, no wall-clock time"; }
+
   ParseStatus parse(std::string_view line, Record& record) override {
     std::size_t pos = 0;
     std::string_view process;

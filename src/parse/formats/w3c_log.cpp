@@ -54,8 +54,8 @@ class W3cLogParser final : public ClockedParser {
     if (scan_stamp(StampFamily::time_only, time, 0, stamp) != time.size()) return ParseStatus::not_this_format;
     if (m_date_column >= 0) {
       StampFields date;
-      const std::string joined = std::string(m_values[static_cast<std::size_t>(m_date_column)]) + " " +
-                                 std::string(time);
+      const std::string joined =
+          std::string(m_values[static_cast<std::size_t>(m_date_column)]) + " " + std::string(time);
       if (scan_stamp(StampFamily::ymd, joined, 0, date) != joined.size()) return ParseStatus::not_this_format;
       stamp = date;
     } else if (m_have_date) {
