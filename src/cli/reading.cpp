@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <condition_variable>
 #include <deque>
 #include <filesystem>
@@ -204,7 +205,22 @@ std::optional<Diagnostic> unread_warning(const InputResult& result, const std::s
   sketch.clear();
   const std::uint64_t written = a.lines - a.blank - a.comment;
   if (a.unparsed == 0 || a.examples.empty() || (a.records > 0 && a.unparsed * 20 < written)) return std::nullopt;
-  const parse::UnparsedExample& first = a.examples.front();
+  // Beside records, only lines that look as if they carry a time (digits around a ':', as a
+  // time of day has) are worth a warning: untimed text at column 0 (a message body, a stack
+  // frame) is no stamp gapscan misses.
+  const auto looks_timed = [](const parse::UnparsedExample& example) {
+    const std::string_view text = example.text;
+    for (std::size_t i = 1; i + 2 < text.size(); ++i) {
+      if (text[i] == ':' && std::isdigit(static_cast<unsigned char>(text[i - 1])) != 0 &&
+          std::isdigit(static_cast<unsigned char>(text[i + 1])) != 0 &&
+          std::isdigit(static_cast<unsigned char>(text[i + 2])) != 0)
+        return true;
+    }
+    return false;
+  };
+  const auto timed = std::find_if(a.examples.begin(), a.examples.end(), looks_timed);
+  if (a.records > 0 && timed == a.examples.end()) return std::nullopt;
+  const parse::UnparsedExample& first = timed != a.examples.end() ? *timed : a.examples.front();
   sketch = parse::sketch_format_file(first.text);
   const std::string message =
       a.records == 0

@@ -404,6 +404,9 @@ LineClass RecordReader::accept_grouped(std::string_view text, const LineLocation
   m_last_utc = record.time;
   m_record_text = text;
   m_record_location = location;
+  // Erlang's SASL reports (RabbitMQ before 3.7): "=INFO REPORT==== 4-Sep-2017::17:14:09 ===", the
+  // report's lines after it, unindented.
+  m_report_open = text.starts_with('=') && text.ends_with("===");
   m_ready = true;
   ++m_account.records;
   m_seen_record = true;
@@ -462,7 +465,7 @@ LineClass RecordReader::classify(std::string_view text, const Unwrapped* envelop
     ++m_account.comment;
     return LineClass::comment;
   }
-  if (m_seen_record && malformed_reason.empty() && looks_like_continuation(text)) {
+  if (m_seen_record && malformed_reason.empty() && (m_report_open || looks_like_continuation(text))) {
     ++m_account.continuation;
     return LineClass::continuation;
   }

@@ -231,12 +231,86 @@ struct MonthName {
   int month;
 };
 constexpr MonthName k_month_names[] = {
-    {"january", 1},  {"february", 2},  {"march", 3},     {"april", 4},    {"may", 5},       {"june", 6},
-    {"july", 7},     {"august", 8},    {"september", 9}, {"october", 10}, {"november", 11}, {"december", 12},
-    {"janvier", 1},  {"fevrier", 2},   {"mars", 3},      {"avril", 4},    {"mai", 5},       {"juin", 6},
-    {"juillet", 7},  {"aout", 8},      {"septembre", 9}, {"octobre", 10}, {"novembre", 11}, {"decembre", 12},
-    {"januar", 1},   {"februar", 2},   {"marz", 3},      {"maerz", 3},    {"juni", 6},      {"juli", 7},
-    {"oktober", 10}, {"dezember", 12},
+    {"january", 1},
+    {"february", 2},
+    {"march", 3},
+    {"april", 4},
+    {"may", 5},
+    {"june", 6},
+    {"july", 7},
+    {"august", 8},
+    {"september", 9},
+    {"october", 10},
+    {"november", 11},
+    {"december", 12},
+    {"janvier", 1},
+    {"fevrier", 2},
+    {"mars", 3},
+    {"avril", 4},
+    {"mai", 5},
+    {"juin", 6},
+    {"juillet", 7},
+    {"aout", 8},
+    {"septembre", 9},
+    {"octobre", 10},
+    {"novembre", 11},
+    {"decembre", 12},
+    {"januar", 1},
+    {"februar", 2},
+    {"marz", 3},
+    {"maerz", 3},
+    {"juni", 6},
+    {"juli", 7},
+    {"oktober", 10},
+    {"dezember", 12},
+    // Spanish, Italian, Portuguese, Dutch and Polish (java.util.logging and others write the
+    // locale's names: "kwi 21, 2017 4:45:51 PM")
+    {"enero", 1},
+    {"febrero", 2},
+    {"marzo", 3},
+    {"abril", 4},
+    {"mayo", 5},
+    {"junio", 6},
+    {"julio", 7},
+    {"agosto", 8},
+    {"septiembre", 9},
+    {"octubre", 10},
+    {"noviembre", 11},
+    {"diciembre", 12},
+    {"gennaio", 1},
+    {"febbraio", 2},
+    {"aprile", 4},
+    {"maggio", 5},
+    {"giugno", 6},
+    {"luglio", 7},
+    {"settembre", 9},
+    {"ottobre", 10},
+    {"dicembre", 12},
+    {"fevereiro", 2},
+    {"marco", 3},
+    {"maio", 5},
+    {"junho", 6},
+    {"julho", 7},
+    {"setembro", 9},
+    {"outubro", 10},
+    {"dezembro", 12},
+    {"januari", 1},
+    {"februari", 2},
+    {"maart", 3},
+    {"mei", 5},
+    {"augustus", 8},
+    {"styczen", 1},
+    {"luty", 2},
+    {"marzec", 3},
+    {"kwiecien", 4},
+    {"maj", 5},
+    {"czerwiec", 6},
+    {"lipiec", 7},
+    {"sierpien", 8},
+    {"wrzesien", 9},
+    {"pazdziernik", 10},
+    {"listopad", 11},
+    {"grudzien", 12},
 };
 
 constexpr const char* k_weekdays[] = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"};
@@ -304,10 +378,13 @@ std::size_t scan_month_name(Cursor c, StampFields& out) {
     c = weekday;
   }
   int month = 0, day = 0, year = -1;
-  if (is_digit(c.peek())) {  // RFC 1123: 14 Oct 2021 15:24:12
-    if (!c.number(1, 2, day) || !c.spaces() || !read_month(c, month) || !c.spaces() || !c.number(4, 4, year) ||
-        !c.spaces()) {
-      return 0;
+  if (is_digit(c.peek())) {  // RFC 1123: 14 Oct 2021 15:24:12; Redis 3 and older: 30 May 12:23:52.442
+    if (!c.number(1, 2, day) || !c.spaces() || !read_month(c, month) || !c.spaces()) return 0;
+    Cursor with_year = c;
+    int y = 0;
+    if (with_year.number(4, 4, y) && with_year.spaces()) {
+      year = y;
+      c = with_year;
     }
   } else {
     if (!read_month(c, month)) return 0;
@@ -396,7 +473,7 @@ std::size_t scan_clf(Cursor c, StampFields& out) {
   if (sep != '/' && sep != '-') return 0;
   ++c.p;
   if (!read_month(c, month) || !c.eat(sep) || !c.number(4, 4, year) || !valid_date(month, day)) return 0;
-  if (!c.eat(':') && !c.spaces()) return 0;
+  if (!c.eat("::") && !c.eat(':') && !c.spaces()) return 0;  // "::": Erlang's SASL reports (4-Sep-2017::17:14:09)
   if (!read_time(c, out)) return 0;
   read_zone(c, out);
   out.year = year;
@@ -413,8 +490,16 @@ std::size_t scan_month_day(Cursor c, StampFields& out) {
     month /= 100;
   } else {
     if (!c.number(2, 2, month)) return 0;
-    if (!c.eat('-') && !c.eat('.')) return 0;
+    const bool slash = c.eat('/');  // Snort's alerts: 06/11-15:38:03.670923
+    if (!slash && !c.eat('-') && !c.eat('.')) return 0;
     if (!c.number(2, 2, day)) return 0;
+    if (slash && !c.eat('-')) return 0;
+    if (slash) {
+      if (!valid_date(month, day) || !read_time(c, out)) return 0;
+      out.month = month;
+      out.day = day;
+      return c.p - start;
+    }
   }
   if (!valid_date(month, day) || !c.spaces() || !read_time(c, out)) return 0;
   out.month = month;
@@ -530,6 +615,8 @@ std::size_t scan_tai64n(Cursor c, StampFields& out) {
   if (label < (std::uint64_t{1} << 62)) return 0;
   out.absolute = true;
   out.has_zone = true;
+  // The label less 2^62, as fail2ban and most readers take it. libtai's tai_now() (multilog)
+  // writes 2^62 + 10 + the Unix time, so such stamps read 10 s late: the gaps are unchanged.
   out.instant =
       to_time_ns(static_cast<std::int64_t>(label - (std::uint64_t{1} << 62)), static_cast<TimeNs>(nanos % k_ns_per_s));
   out.digits = 9;
@@ -554,6 +641,12 @@ std::size_t scan_uptime(Cursor c, StampFields& out) {
   if (c.peek() == '.' && is_digit(c.peek(1))) read_fraction(c, fraction);
   out.absolute = true;
   out.has_zone = true;
+  if (!bracketed && start == 0) {  // JDK 8's -XX:+PrintGCTimeStamps: "0.486: [GC (Allocation Failure) …"
+    if (fraction.digits != 3 || !c.eat(": ") || c.peek() != '[') return 0;
+    out.instant = to_time_ns(value, fraction.nanos);
+    out.digits = 3;
+    return c.p - start - 1;
+  }
   if (!bracketed) {  // perf script: "<comm> <pid> [<cpu>] <s.µs>: "
     if (fraction.digits < 6 || !c.eat(':') || c.peek() != ' ' || start < 3 || c.s[start - 1] != ' ') return 0;
     std::size_t before = start - 1;

@@ -228,3 +228,30 @@ TEST_CASE("A format file sketched from a line gapscan cannot read reads that lin
   }
   CHECK(sketch_format_file("no time on this line at all").empty());
 }
+
+TEST_CASE("Layouts found on real files after the first round: Erlang reports, IIS Advanced Logging, TAI64N",
+          "[parse][wild]") {
+  SECTION("an Erlang SASL report's lines continue its header") {
+    const Read r = read_lines({"=INFO REPORT==== 5-Dec-2026::12:00:00 ===",
+                               "msg_store_persistent: using rabbit_msg_store_ets_index to provide index", "",
+                               "=ERROR REPORT==== 5-Dec-2026::12:00:03 ===", "Error in process <0.42.0> on node"});
+    CHECK(r.times == std::vector<TimeNs>{k_noon, k_noon + 3 * k_ns_per_s});
+    CHECK(r.account.continuation == 2);
+    CHECK(r.account.unparsed == 0);
+  }
+  SECTION("IIS Advanced Logging: local date and time columns, TimeTakenMS") {
+    const Read r =
+        read_lines({"#Software: IIS Advanced Logging Module",
+                    "#Fields: date-local time-local s-computername "
+                    "cs-method cs-uri-stem sc-status TimeTakenMS",
+                    "2026-12-05 12:00:00.100 WEB1 GET /a 200 44", "2026-12-05 12:00:01.200 WEB1 GET /b 200 1044"});
+    CHECK(r.format == "w3c");
+    CHECK(r.times == std::vector<TimeNs>{k_noon + 100 * k_ms, k_noon + 1200 * k_ms});
+    CHECK(r.durations == std::vector<DurationNs>{44 * k_ms, 1044 * k_ms});
+  }
+  SECTION("TAI64N labels less 2^62, the nanoseconds after them") {
+    const Read r = read_lines(
+        {"@400000006b13fcc000000000 tcpserver: status: 5/30", "@400000006b13fcc002faf080 tcpserver: pid 26162"});
+    CHECK(r.times == std::vector<TimeNs>{k_noon, k_noon + 50 * k_ms});
+  }
+}

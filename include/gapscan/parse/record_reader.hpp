@@ -179,8 +179,9 @@ class RecordReader {
   std::map<std::string, Pending, std::less<>> m_pending;  // by envelope key and stream
   Pending m_joined;                                       // the joined line being read
   OpenJson m_json;
-  std::string m_json_text;  // the last JSON object gathered from several lines
-  std::string m_plain;      // the last line with its terminal escape sequences taken out
+  std::string m_json_text;     // the last JSON object gathered from several lines
+  std::string m_plain;         // the last line with its terminal escape sequences taken out
+  bool m_report_open = false;  // the last record was an Erlang report's header: its lines follow
   const Unwrapped m_no_envelope{};
   std::string_view m_record_text;
   LineLocation m_record_location;

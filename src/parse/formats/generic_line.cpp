@@ -46,8 +46,10 @@ bool admissible(StampFamily family, const Anchor& anchor) {
     return anchor.kind == AnchorKind::line_start || anchor.kind == AnchorKind::after_bracket ||
            (anchor.keyed() && time_key_rank(anchor.key) < 100);
   }
-  if (family == StampFamily::uptime)
-    return anchor.kind == AnchorKind::after_bracket || anchor.kind == AnchorKind::field;
+  if (family == StampFamily::uptime) {
+    return anchor.kind == AnchorKind::after_bracket || anchor.kind == AnchorKind::field ||
+           anchor.kind == AnchorKind::line_start;
+  }
   return true;
 }
 

@@ -5,10 +5,11 @@
 //            cs(User-Agent) sc-status sc-substatus sc-win32-status time-taken
 //   2026-12-05 12:00:01 10.0.0.1 GET /index.html - 80 - 10.0.0.2 Mozilla/5.0 200 0 0 44
 // Columns are blank-separated, `-` is an empty value. `date` and `time` (UTC, as the W3C draft
-// and IIS write them; else the input's zone) are when the line was written: the response's
-// end. `time-taken` is the duration: milliseconds as IIS writes it (an integer), seconds when it
-// has a fraction (the W3C draft). Each line is one finished request. Named fields: method
-// (cs-method), path (cs-uri-stem, cs-uri), status (sc-status) and every other column by its name with
+// and IIS write them; IIS Advanced Logging's `date-local` and `time-local` in the input's zone)
+// are when the line was written: the response's end; its `TimeTakenMS` is in milliseconds. `time-taken` is the
+// duration: milliseconds as IIS writes it (an integer), seconds when it has a fraction (the W3C draft). Each line is
+// one finished request. Named fields: method (cs-method), path (cs-uri-stem, cs-uri), status (sc-status) and every
+// other column by its name with
 // '-', '(' and ')' as '_' (c_ip, cs_user_agent_, sc_win32_status …). The header lines stay
 // comments in the line accounting.
 
@@ -61,12 +62,15 @@ class W3cLogParser final : public ClockedParser {
     } else if (m_have_date) {
       stamp.year = m_year, stamp.month = m_month, stamp.day = m_day;
     }
-    stamp.has_zone = true;  // UTC, as the format says
+    stamp.has_zone = !m_local;  // UTC, as the format says, unless the columns are local times
     record.time = m_clock.instant(stamp);
     record.time_digits = stamp.digits;
-    record.zoned = true;
+    record.zoned = !m_local;
     record.duration = -1;
-    if (m_taken_column >= 0) record.duration = taken(m_values[static_cast<std::size_t>(m_taken_column)]);
+    if (m_taken_column >= 0) {
+      const std::string_view value = m_values[static_cast<std::size_t>(m_taken_column)];
+      record.duration = m_taken_ms && value.find('.') != std::string_view::npos ? taken_ms(value) : taken(value);
+    }
     record.duration_digits = 3;
     record.group = {};
     record.message = line;
@@ -89,9 +93,12 @@ class W3cLogParser final : public ClockedParser {
       if (pos >= text.size()) break;
       const std::string_view column = next_token(text, pos);
       const int index = static_cast<int>(m_columns.size());
-      if (column == "date") m_date_column = index;
-      if (column == "time") m_time_column = index;
+      // IIS Advanced Logging: date-local and time-local (the server's zone), TimeTakenMS.
+      if (column == "date" || column == "date-local" || column == "date-UTC") m_date_column = index;
+      if (column == "time" || column == "time-local" || column == "time-UTC") m_time_column = index;
+      if (column == "time-local") m_local = true;
       if (column == "time-taken") m_taken_column = index;
+      if (column == "TimeTakenMS") m_taken_column = index, m_taken_ms = true;
       m_columns.emplace_back(column);
       m_names.push_back(field_name(column));
     }
@@ -101,6 +108,7 @@ class W3cLogParser final : public ClockedParser {
     m_columns.clear();
     m_names.clear();
     m_date_column = m_time_column = m_taken_column = -1;
+    m_local = m_taken_ms = false;
   }
 
   static std::string field_name(std::string_view column) {
@@ -145,7 +153,14 @@ class W3cLogParser final : public ClockedParser {
     return whole * k_ns_per_s + fraction * (k_ns_per_s / scale);
   }
 
+  /// TimeTakenMS with a fraction ("44.5"): milliseconds still.
+  static DurationNs taken_ms(std::string_view value) {
+    const DurationNs seconds = taken(value);  // read as seconds because of the fraction
+    return seconds < 0 ? -1 : seconds / 1000;
+  }
+
   std::vector<std::string> m_columns, m_names;
+  bool m_local = false, m_taken_ms = false;
   std::vector<std::string_view> m_values;
   int m_date_column = -1, m_time_column = -1, m_taken_column = -1;
   bool m_have_date = false;
