@@ -157,9 +157,12 @@ bool RecordReader::looks_like_continuation(std::string_view text) {
   const char first = text.front();
   if (first == ' ' || first == '\t' || first == '}' || first == ']' || first == ')' || first == '{') return true;
   if (first == '#' && text.size() > 1 && text[1] >= '0' && text[1] <= '9') return true;
-  static constexpr std::array<std::string_view, 26> k_starts = {
+  static constexpr std::array<std::string_view, 29> k_starts = {
       "Stack trace:", "Caused by", "Next ", "[Exception ", "thrown in", "Traceback", "at ", "During handling",
       "script_filename = ", "[0x", "PHP Stack trace:",
+      // a Python frame written unindented (vdsm), PHP's stderr through FastCGI in nginx's error
+      // log, a Go panic's goroutine header
+      "File \"", "PHP message: ", "goroutine ",
       // the second line of a java.util.logging record
       "SEVERE: ", "WARNING: ", "INFO: ", "CONFIG: ", "FINE: ", "FINER: ", "FINEST: ",
       // the statement of a MySQL slow-log record

@@ -653,7 +653,7 @@ TEST_CASE("Uptime stamps are analysed as such: the report says so, and a restart
   CHECK(json["lines"]["records"] == 7);
 }
 
-TEST_CASE("Untimed text among timed lines is no unread warning; a line that looks timed is", "[e2e][cli][wild]") {
+TEST_CASE("Untimed text among timed lines is no unread warning, a line that looks timed is one", "[e2e][cli][wild]") {
   std::ofstream("gapscan_untimed.log") << "2026-12-07T10:00:00.000Z job=1 failed\nTraceback follows here\n"
                                        << "File lib.py line 3\n2026-12-07T10:00:01.000Z job=2 ok\n";
   CHECK(run_command(gapscan_command("gapscan_untimed.log"), true).out.find("warning") == std::string::npos);
