@@ -38,6 +38,22 @@ Json lines_json(const parse::LineAccount& a) {
   return Json::array({a.lines, a.records, a.continuation, a.untimed, a.blank, a.comment, a.unparsed, a.truncated,
                       a.by_format, examples});
 }
+report::Input input_of(const Json& i) {
+  report::Input input{i.at(0).get<std::string>(),
+                      i.at(1).get<std::string>(),
+                      i.at(2).get<std::string>(),
+                      i.at(3).get<std::uint64_t>(),
+                      i.at(4).get<std::uint64_t>(),
+                      i.at(5).get<std::string>(),
+                      {},
+                      {}};
+  if (i.size() > 7) {  // partials written before the unread-line notes have six fields
+    input.unread = i.at(6).get<std::string>();
+    input.sketch = i.at(7).get<std::string>();
+  }
+  return input;
+}
+
 parse::LineAccount lines_of(const Json& j, SourceId offset) {
   parse::LineAccount a;
   a.lines = j.at(0).get<std::uint64_t>();
@@ -228,21 +244,7 @@ Expected<void> merge_partial(const std::string& path, PartialSettings& settings,
     }
     const auto offset = static_cast<SourceId>(into.sources.size());
     state.sources = document.at("sources").get<std::vector<std::string>>();
-    for (const Json& i : document.at("inputs")) {
-      report::Input input{i.at(0).get<std::string>(),
-                          i.at(1).get<std::string>(),
-                          i.at(2).get<std::string>(),
-                          i.at(3).get<std::uint64_t>(),
-                          i.at(4).get<std::uint64_t>(),
-                          i.at(5).get<std::string>(),
-                          {},
-                          {}};
-      if (i.size() > 7) {  // partials written before 0.1.x's unread-line notes have six fields
-        input.unread = i.at(6).get<std::string>();
-        input.sketch = i.at(7).get<std::string>();
-      }
-      state.inputs.push_back(std::move(input));
-    }
+    for (const Json& i : document.at("inputs")) state.inputs.push_back(input_of(i));
     for (const Json& d : document.at("diagnostics")) {
       state.diagnostics.push_back({static_cast<Severity>(d.at(0).get<int>()), d.at(1).get<std::string>(),
                                    d.at(2).get<std::string>(), d.at(3).get<std::string>()});

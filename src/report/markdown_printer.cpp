@@ -214,15 +214,12 @@ void accounting(std::string& out, const Report& report) {
                        input.error.empty() ? "" : " (stopped early: " + inline_text(input.error) + ")");
     if (!input.unread.empty()) out += fmt::format("  - Unread: {}\n", inline_text(input.unread));
     if (!input.sketch.empty()) {
-      out += "  - A format file that reads that line (`gapscan --format-file my-format.toml …`):\n\n    ```toml\n";
-      std::size_t start = 0;
-      while (start < input.sketch.size()) {
-        const std::size_t end = input.sketch.find('\n', start);
-        if (end > start) out += "    " + input.sketch.substr(start, end - start) + "\n";
-        if (end == std::string::npos) break;
-        start = end + 1;
-      }
-      out += "    ```\n\n";
+      std::string fence = "```";  // longer than any run of backquotes in the logged line it quotes
+      while (input.sketch.find(fence) != std::string::npos) fence += '`';
+      out += fmt::format(
+          "  - A format file that reads that line (`gapscan --format-file my-format.toml …`):\n\n    {}toml\n", fence);
+      out += indent_lines(input.sketch, "    ");
+      out += fmt::format("    {}\n\n", fence);
     }
   }
   const Analysis& a = report.analysis;

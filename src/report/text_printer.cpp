@@ -643,13 +643,7 @@ void print_accounting(std::string& out, const Report& report) {
       out +=
           "           a format file that reads that line (save as my-format.toml; gapscan --format-file "
           "my-format.toml …):\n";
-      std::size_t start = 0;
-      while (start < input.sketch.size()) {
-        const std::size_t end = input.sketch.find('\n', start);
-        out += "             " + input.sketch.substr(start, end - start) + "\n";
-        if (end == std::string::npos) break;
-        start = end + 1;
-      }
+      out += indent_lines(input.sketch, "             ");
     }
   }
   const Analysis& a = report.analysis;

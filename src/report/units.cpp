@@ -194,4 +194,14 @@ std::string utc_time(std::int64_t time_ns) {
                      tm.tm_hour, tm.tm_min, tm.tm_sec, ms - seconds * 1000);
 }
 
+std::string indent_lines(std::string_view text, std::string_view prefix) {
+  std::string out;
+  while (!text.empty()) {
+    const std::size_t end = std::min(text.find('\n'), text.size());
+    if (end > 0) out.append(prefix).append(text.substr(0, end)).append("\n");
+    text.remove_prefix(std::min(end + 1, text.size()));
+  }
+  return out;
+}
+
 }  // namespace gapscan::report

@@ -201,6 +201,10 @@ TEST_CASE("The long tail of layouts", "[parse][wild]") {
                                     "amAuthentication:12/05/2026 12:00:00:144 PM UTC: Thread[http-8080-1,5,main]"});
     CHECK(openam.times == std::vector<TimeNs>{k_noon + 100 * k_ms, k_noon + 144 * k_ms});
   }
+  SECTION("a date written just before a time no anchor points at") {
+    const Read r = read_lines({"job=12|2026/12/05 12:00:00.100|started", "job=12|2026/12/05 12:00:00.144|done"}, 0);
+    CHECK(r.times == std::vector<TimeNs>{k_noon + 100 * k_ms, k_noon + 144 * k_ms});
+  }
   SECTION("day of the year") {
     const Read r =
         read_lines({"2026-339 12:00:00.100 start", "2026-340 00:00:01.000 next day", "2024-366 00:00:00 leap"});

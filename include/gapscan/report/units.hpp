@@ -49,4 +49,7 @@ std::vector<std::string> timeline_lines(const Timeline& timeline, std::size_t wi
 /// kept.
 std::string terminal_safe(std::string_view text);
 
+/// Each non-empty line of `text` after `prefix`, each ending in a newline.
+std::string indent_lines(std::string_view text, std::string_view prefix);
+
 }  // namespace gapscan::report

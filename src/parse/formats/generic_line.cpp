@@ -292,6 +292,17 @@ class GenericLineParser final : public LineParser {
       m_ranked.push_back({tally.family, tally.anchor});
     }
     learn_base_year(lines);
+    // Dates written before a time no anchor points at are looked for only when the first lines
+    // have one: every other input with times of day would pay for the search on every line.
+    m_dated_times = true;
+    m_dated_times = std::any_of(lines.begin(), lines.end(), [&](std::string_view line) {
+      StampFields stamp;
+      std::size_t start = 0;
+      const std::size_t end = find_stamp_at(line, stamp, start);
+      if (end == 0 || stamp.month >= 0 || stamp.absolute) return false;
+      find_stamp(line, stamp);
+      return stamp.month >= 0;  // a date was found before the time
+    });
   }
 
   /// The year for yearless stamps: the first sample stamp that has one.
@@ -473,7 +484,7 @@ class GenericLineParser final : public LineParser {
   std::size_t find_stamp(std::string_view line, StampFields& stamp) {
     std::size_t start = 0;
     const std::size_t end = find_stamp_at(line, stamp, start);
-    if (end == 0 || stamp.month >= 0 || stamp.absolute || start == 0) return end;
+    if (!m_dated_times || end == 0 || stamp.month >= 0 || stamp.absolute || start == 0) return end;
     constexpr std::array<StampFamily, 4> k_dated = {StampFamily::ymd, StampFamily::numeric, StampFamily::clf,
                                                     StampFamily::month_name};
     for (std::size_t pos = start > 24 ? start - 24 : 0; pos < start; ++pos) {
@@ -685,7 +696,8 @@ class GenericLineParser final : public LineParser {
   int m_base_year = 1970;
   int m_default_year = 1970;
   std::int64_t m_default_day = INT64_MIN;
-  TimeNs m_history = 0;  // the time of the shell command on the next line
+  bool m_dated_times = true;  // a time of day may have its date before it, where no anchor points
+  TimeNs m_history = 0;       // the time of the shell command on the next line
   bool m_history_seen = false;
   std::vector<AnchorHit> m_hits;
   std::vector<std::size_t> m_positions;
